@@ -1,0 +1,208 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Validator is the configuration of the validation service
+// (validation-service.md, "Configuration reference" and section 8).
+type Validator struct {
+	Port int
+	// BaseURL is the external base URL; per-tenant OIDC redirect URIs are
+	// built from it. Unset, it is http://localhost:<Port>.
+	BaseURL    string
+	TLCacheDir string
+	// RefreshCron is a six-field cron expression, seconds first.
+	RefreshCron string
+	PermitAll   bool
+	// MaxRequestBytes caps request bodies under /api/. Zero or less falls
+	// back to the default, as the signer's cap does.
+	MaxRequestBytes int64
+	Multipart       Multipart
+	EU              EU
+	Swiss           Swiss
+	Trust           Trust
+	PrivateCA       PrivateCA
+	Egress          Egress
+	ControlDB       ControlDB
+	// ResourceRoot is the directory classpath: locations resolve against;
+	// empty means the working directory.
+	ResourceRoot string
+	// Dev is set by the --dev flag: permit-all, no control database.
+	Dev bool
+}
+
+// Multipart holds the upload limits of the browser and API surfaces.
+type Multipart struct {
+	MaxFileSize    int64 // bytes, one file part
+	MaxRequestSize int64 // bytes, the whole multipart request
+}
+
+// EU locates the List of Trusted Lists and the keystore of the certificates
+// the Official Journal declares as its signers.
+type EU struct {
+	LOTLURL            string
+	OJKeystore         Location
+	OJKeystoreType     string
+	OJKeystorePassword string
+}
+
+// Swiss locates the Swiss trusted list and the certificate that signs it.
+type Swiss struct {
+	Enabled      bool
+	TLURL        string
+	TLSignerCert Location
+}
+
+// Trust holds the freshness thresholds of section 3.
+type Trust struct {
+	WarnAfter                 time.Duration
+	FailAfter                 time.Duration
+	FailureThreshold          int
+	StartupCatchUp            bool
+	StartupCatchUpDelay       time.Duration
+	StartupCatchUpAfter       time.Duration
+	HealthDownWhenNeverLoaded bool
+}
+
+// PrivateCA holds administrator-supplied trust anchors.
+type PrivateCA struct {
+	Enabled   bool
+	Directory Location
+}
+
+// Egress controls outbound HTTP.
+type Egress struct {
+	DenyPrivateNetworks bool
+	AllowedHosts        []string
+	ProxyHost           string
+	ProxyPort           int
+}
+
+// ControlDB locates the read-only control database. A blank URL means none.
+type ControlDB struct {
+	URL             string
+	Username        string
+	Password        string
+	Schema          string
+	MaximumPoolSize int
+}
+
+// DefaultValidatorMaxRequestBytes is the spec's default API upload cap (40 MiB).
+const DefaultValidatorMaxRequestBytes = 41943040
+
+func root(c *Validator) string { return c.ResourceRoot }
+
+// validatorKeys lists every setting of the validation service. Order
+// matters in one place: the resource root comes first because the
+// classpath locations after it resolve against it.
+var validatorKeys = []binding[Validator]{
+	{Key{"svc.dss.resource-root", "SVC_DSS_RESOURCE_ROOT", "", "directory that classpath: locations resolve against; empty: the working directory"},
+		setString(func(c *Validator) *string { return &c.ResourceRoot })},
+	{Key{"server.port", "SVC_DSS_VALIDATOR_PORT", "8090", "HTTP port (0: any free port)"},
+		setPort(func(c *Validator) *int { return &c.Port })},
+	{Key{"svc.dss.validator.base-url", "SVC_DSS_VALIDATOR_BASE_URL", "", "external base URL; builds per-tenant OIDC redirect URIs; empty: http://localhost:<server.port>"},
+		setURL(func(c *Validator) *string { return &c.BaseURL }, true)},
+	{Key{"svc.dss.validator.tl-cache-dir", "SVC_DSS_TL_CACHE", "./target/tl-cache", "on-disk list cache"},
+		setString(func(c *Validator) *string { return &c.TLCacheDir })},
+	{Key{"svc.dss.validator.refresh-cron", "SVC_DSS_VALIDATOR_REFRESH_CRON", "0 0 3 * * *", "daily online refresh schedule (six fields, seconds first)"},
+		setCron(func(c *Validator) *string { return &c.RefreshCron })},
+	{Key{"svc.dss.validator.security.permit-all", "SVC_DSS_VALIDATOR_PERMIT_ALL", "false", "development only: no authentication, no licensing"},
+		setBool(func(c *Validator) *bool { return &c.PermitAll })},
+	{Key{"svc.dss.validator.max-request-bytes", "SVC_DSS_VALIDATOR_MAXREQUESTBYTES", "41943040", "largest request body under /api/ in bytes; zero or less: the default"},
+		setInt64(func(c *Validator) *int64 { return &c.MaxRequestBytes })},
+	{Key{"fw.servlet.multipart.max-file-size", "FW_SERVLET_MULTIPART_MAXFILESIZE", "20MB", "largest single file in a multipart upload"},
+		setDataSize(func(c *Validator) *int64 { return &c.Multipart.MaxFileSize })},
+	{Key{"fw.servlet.multipart.max-request-size", "FW_SERVLET_MULTIPART_MAXREQUESTSIZE", "40MB", "largest whole multipart request"},
+		setDataSize(func(c *Validator) *int64 { return &c.Multipart.MaxRequestSize })},
+	{Key{"svc.dss.validator.eu.lotl-url", "SVC_DSS_VALIDATOR_LOTL_URL", "https://ec.europa.eu/tools/lotl/eu-lotl.xml", "EU List of Trusted Lists"},
+		setURL(func(c *Validator) *string { return &c.EU.LOTLURL }, false)},
+	{Key{"svc.dss.validator.eu.oj-keystore", "SVC_DSS_VALIDATOR_OJ_KEYSTORE", "classpath:tl/eu-oj-keystore.p12", "keystore (classpath:, file: or path) of the LOTL signer certificates"},
+		setLocation(func(c *Validator) *Location { return &c.EU.OJKeystore }, root, true)},
+	{Key{"svc.dss.validator.eu.oj-keystore-type", "SVC_DSS_VALIDATOR_OJ_KEYSTORE_TYPE", "PKCS12", "keystore type (PKCS12)"},
+		setKeystoreType(func(c *Validator) *string { return &c.EU.OJKeystoreType })},
+	{Key{"svc.dss.validator.eu.oj-keystore-password", "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD", "", "keystore password; may be blank"},
+		setString(func(c *Validator) *string { return &c.EU.OJKeystorePassword })},
+	{Key{"svc.dss.validator.swiss.enabled", "SVC_DSS_VALIDATOR_SWISS_ENABLED", "true", "load the Swiss list and do the Swiss assessment"},
+		setBool(func(c *Validator) *bool { return &c.Swiss.Enabled })},
+	{Key{"svc.dss.validator.swiss.ch-tl-url", "SVC_DSS_VALIDATOR_CH_TL_URL", "https://trustedlist.tsl-switzerland.ch/tsl-ch.xml", "Swiss trusted list"},
+		setURL(func(c *Validator) *string { return &c.Swiss.TLURL }, false)},
+	{Key{"svc.dss.validator.swiss.ch-tl-signer-cert", "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT", "classpath:certs/CH-TL-cert-DER.cer", "DER or PEM certificate that signs the Swiss list"},
+		setLocation(func(c *Validator) *Location { return &c.Swiss.TLSignerCert }, root, true)},
+	{Key{"svc.dss.validator.trust.warn-after", "SVC_DSS_VALIDATOR_TRUST_WARN_AFTER", "P7D", "stale threshold (ISO-8601 duration)"},
+		setDuration(func(c *Validator) *time.Duration { return &c.Trust.WarnAfter })},
+	{Key{"svc.dss.validator.trust.fail-after", "SVC_DSS_VALIDATOR_TRUST_FAIL_AFTER", "P30D", "expired threshold (ISO-8601 duration)"},
+		setDuration(func(c *Validator) *time.Duration { return &c.Trust.FailAfter })},
+	{Key{"svc.dss.validator.trust.failure-threshold", "SVC_DSS_VALIDATOR_TRUST_FAILURE_THRESHOLD", "3", "consecutive failures before a list is reported failing"},
+		setPositive(func(c *Validator) *int { return &c.Trust.FailureThreshold })},
+	{Key{"svc.dss.validator.trust.startup-catch-up", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP", "true", "one refresh after start-up when cached lists are behind"},
+		setBool(func(c *Validator) *bool { return &c.Trust.StartupCatchUp })},
+	{Key{"svc.dss.validator.trust.startup-catch-up-delay", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY", "PT30S", "delay after readiness"},
+		setDuration(func(c *Validator) *time.Duration { return &c.Trust.StartupCatchUpDelay })},
+	{Key{"svc.dss.validator.trust.startup-catch-up-after", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_AFTER", "P1D", "how far behind triggers the catch-up"},
+		setDuration(func(c *Validator) *time.Duration { return &c.Trust.StartupCatchUpAfter })},
+	{Key{"svc.dss.validator.trust.health-down-when-never-loaded", "SVC_DSS_VALIDATOR_TRUST_HEALTH_DOWN_WHEN_NEVER_LOADED", "false", "whether an empty trust store fails the health probe"},
+		setBool(func(c *Validator) *bool { return &c.Trust.HealthDownWhenNeverLoaded })},
+	{Key{"svc.dss.validator.private-ca.enabled", "SVC_DSS_VALIDATOR_PRIVATE_CA_ENABLED", "false", "load administrator-supplied anchors"},
+		setBool(func(c *Validator) *bool { return &c.PrivateCA.Enabled })},
+	{Key{"svc.dss.validator.private-ca.directory", "SVC_DSS_VALIDATOR_PRIVATE_CA_DIR", "file:/etc/svc/trust-anchors", "file: URI or path of a directory of .pem, .crt, .cer, .der anchors (classpath: refused)"},
+		setLocation(func(c *Validator) *Location { return &c.PrivateCA.Directory }, root, false)},
+	{Key{"svc.dss.validator.egress.deny-private-networks", "SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE", "true", "block AIA/OCSP/CRL fetches to private, loopback, link-local and similar addresses"},
+		setBool(func(c *Validator) *bool { return &c.Egress.DenyPrivateNetworks })},
+	{Key{"svc.dss.validator.egress.allowed-hosts", "SVC_DSS_VALIDATOR_EGRESS_ALLOWED_HOSTS", "", "comma-separated strict allow-list of host names for AIA/OCSP/CRL; empty: any public host"},
+		setHosts(func(c *Validator) *[]string { return &c.Egress.AllowedHosts })},
+	{Key{"svc.dss.validator.egress.proxy-host", "SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST", "", "outbound proxy host for all egress; empty: direct"},
+		setString(func(c *Validator) *string { return &c.Egress.ProxyHost })},
+	{Key{"svc.dss.validator.egress.proxy-port", "SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT", "0", "proxy port, used only with a proxy host"},
+		setPort(func(c *Validator) *int { return &c.Egress.ProxyPort })},
+	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
+		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
+	{Key{"svc.dss.control-db.username", "SVC_DSS_CONTROL_DB_USERNAME", "", "user (read-only recommended)"},
+		setString(func(c *Validator) *string { return &c.ControlDB.Username })},
+	{Key{"svc.dss.control-db.password", "SVC_DSS_CONTROL_DB_PASSWORD", "", "password"},
+		setString(func(c *Validator) *string { return &c.ControlDB.Password })},
+	{Key{"svc.dss.control-db.schema", "SVC_DSS_CONTROL_DB_SCHEMA", "public", "schema"},
+		setString(func(c *Validator) *string { return &c.ControlDB.Schema })},
+	{Key{"svc.dss.control-db.maximum-pool-size", "SVC_DSS_CONTROL_DB_POOL", "4", "connection pool size"},
+		setPositive(func(c *Validator) *int { return &c.ControlDB.MaximumPoolSize })},
+}
+
+// ValidatorKeys returns the validation service's settings, in the order
+// the configuration reference lists them.
+func ValidatorKeys() []Key { return keysOf(validatorKeys) }
+
+// finish applies the defaults that depend on other settings and the --dev
+// flag. It runs before Validate and is the only place that changes a
+// loaded value.
+func (c *Validator) finish() {
+	if c.BaseURL == "" {
+		c.BaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
+	}
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = DefaultValidatorMaxRequestBytes
+	}
+	if c.Dev {
+		c.PermitAll = true
+		c.ControlDB.URL = ""
+	}
+}
+
+// Validate checks the rules that span several settings. It does not change c.
+func (c *Validator) Validate() error {
+	var errs []error
+	if c.Trust.FailAfter <= c.Trust.WarnAfter {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.trust.fail-after", FormatDuration(c.Trust.FailAfter),
+			fmt.Errorf("must be longer than svc.dss.validator.trust.warn-after (%s)", FormatDuration(c.Trust.WarnAfter))))
+	}
+	if c.Egress.ProxyHost != "" && c.Egress.ProxyPort == 0 {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.egress.proxy-port", "0",
+			fmt.Errorf("a proxy port is required when svc.dss.validator.egress.proxy-host is set (%s)", c.Egress.ProxyHost)))
+	}
+	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
+		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
+			fmt.Errorf("larger than fw.servlet.multipart.max-request-size (%d bytes)", c.Multipart.MaxRequestSize)))
+	}
+	return errors.Join(errs...)
+}
