@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/problem"
+)
+
+// errorHandler is the one place where the signing server turns errors into
+// HTTP statuses (signing-server.md §7). API clients get problem+json;
+// browsers get the styled error page.
+func errorHandler(logger *slog.Logger, p pages) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		pr := problemFor(err)
+		ctx := c.Request().Context()
+		if pr.Status >= http.StatusInternalServerError && pr.Status != http.StatusServiceUnavailable {
+			logger.ErrorContext(ctx, "request failed", slog.Int("status", pr.Status), slog.String("error", err.Error()))
+		}
+		if pr.Status == http.StatusUnauthorized {
+			c.Response().Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
+		}
+		var werr error
+		if wantsHTML(c.Request()) {
+			werr = renderError(c, p, pr)
+		} else {
+			werr = problem.Write(c, pr)
+		}
+		if werr != nil {
+			logger.WarnContext(ctx, "writing error response", slog.String("error", werr.Error()))
+		}
+	}
+}
+
+func problemFor(err error) problem.Problem {
+	switch {
+	case errors.Is(err, app.ErrNoControlDatabase), errors.Is(err, app.ErrSigningNotBuilt):
+		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", err.Error())
+	case errors.Is(err, errDenied):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", err.Error())
+	}
+	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
+		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
+	}
+	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
+		detail := ""
+		if m, ok := e.Message.(string); ok && m != http.StatusText(e.Code) {
+			detail = m
+		}
+		return problem.New(e.Code, "", detail)
+	}
+	return problem.New(http.StatusInternalServerError, "", "internal error; quote the request id when reporting it")
+}
+
+// wantsHTML reports a browser: one that asks for text/html before JSON.
+// API clients send application/json or nothing.
+func wantsHTML(r *http.Request) bool {
+	accept := r.Header.Get(echo.HeaderAccept)
+	h := strings.Index(accept, "text/html")
+	if h < 0 {
+		return false
+	}
+	j := strings.Index(accept, "json")
+	return j < 0 || h < j
+}
+
+func renderError(c echo.Context, p pages, pr problem.Problem) error {
+	var b strings.Builder
+	data := map[string]any{"Title": pr.Title, "Problem": pr, "RequestID": c.Response().Header().Get(echo.HeaderXRequestID)}
+	if err := p.error.ExecuteTemplate(&b, "layout", data); err != nil {
+		return err
+	}
+	return c.HTML(pr.Status, b.String())
+}

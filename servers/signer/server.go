@@ -1,0 +1,129 @@
+package main
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/shell"
+)
+
+//go:embed web
+var web embed.FS
+
+// signPath is the whole signing surface (signing-server.md §4 rule 1).
+const signPath = "/api/server-signing/sign-ska"
+
+// pages holds the embedded HTML templates.
+type pages struct {
+	index *template.Template
+	error *template.Template
+}
+
+func loadPages() (pages, error) {
+	index, err := template.ParseFS(web, "web/layout.html", "web/index.html")
+	if err != nil {
+		return pages{}, fmt.Errorf("index template: %w", err)
+	}
+	errPage, err := template.ParseFS(web, "web/layout.html", "web/error.html")
+	if err != nil {
+		return pages{}, fmt.Errorf("error template: %w", err)
+	}
+	return pages{index: index, error: errPage}, nil
+}
+
+// newServer builds the routes of the signing server.
+func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
+	cfg := a.Config()
+	p, err := loadPages()
+	if err != nil {
+		return nil, err
+	}
+	static, err := fs.Sub(web, "web/static")
+	if err != nil {
+		return nil, err
+	}
+	e := shell.New(logger, errorHandler(logger, p))
+	e.Use(
+		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),
+		defaultDeny(cfg.PermitAll),
+	)
+	e.GET("/", index(p))
+	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServerFS(static))))
+	e.GET("/actuator/health", health(a))
+	e.POST(signPath, signSKA(a))
+	return e, nil
+}
+
+// public reports the paths anyone may call: the index, its assets and the
+// health probe (signing-server.md §4 rule 3). The styled error view has no
+// path of its own; it is rendered in place.
+func public(path string) bool {
+	return path == "/" || path == "/actuator/health" || strings.HasPrefix(path, "/static/")
+}
+
+// errDenied answers a non-public path while no JWT key source can
+// authenticate it (signing-server.md §5 rule 4).
+var errDenied = errors.New("authentication required: this path needs a bearer token and no JWT key source is configured")
+
+// defaultDeny is the resource-server filter: /sign-ska authenticates itself
+// and public paths are open; everything else is denied unless permit-all.
+// Verifying bearer tokens against a configured key source belongs to the
+// signing flow's work; until it exists this filter fails closed for every
+// token, which is what the spec asks when no source is configured.
+func defaultDeny(permitAll bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			path := c.Request().URL.Path
+			if permitAll || public(path) || path == signPath {
+				return next(c)
+			}
+			return errDenied
+		}
+	}
+}
+
+func index(p pages) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var b strings.Builder
+		if err := p.index.ExecuteTemplate(&b, "layout", map[string]string{"Title": "Remote signing service"}); err != nil {
+			return fmt.Errorf("render index: %w", err)
+		}
+		return c.HTML(http.StatusOK, b.String())
+	}
+}
+
+// health is the anonymous roll-up probe.
+func health(a *app.Signer) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := a.Health(c.Request().Context())
+		status := http.StatusOK
+		if h != app.Up {
+			status = http.StatusServiceUnavailable
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(status, map[string]app.Health{"status": h})
+	}
+}
+
+// signSKA reads the request body first, so that the size cap is enforced
+// for bodies of undeclared length whatever happens next, then asks the
+// application whether it can sign.
+func signSKA(a *app.Signer) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if _, err := io.Copy(io.Discard, c.Request().Body); err != nil {
+			return err
+		}
+		return a.Available()
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/problem"
+	"github.com/svc-dss/dss/servers/internal/upload"
+)
+
+// errorHandler is the one place where the validation service turns errors
+// into HTTP statuses (validation-service.md §7). A failed signature is not
+// an error and never reaches it.
+func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		p := problemFor(err)
+		if p.Status >= http.StatusInternalServerError {
+			logger.ErrorContext(c.Request().Context(), "request failed", slog.Int("status", p.Status), slog.String("error", err.Error()))
+		}
+		if werr := problem.Write(c, p); werr != nil {
+			logger.WarnContext(c.Request().Context(), "writing error response", slog.String("error", werr.Error()))
+		}
+	}
+}
+
+func problemFor(err error) problem.Problem {
+	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
+		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
+	}
+	if e, ok := errors.AsType[*upload.TooLargeError](err); ok {
+		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
+	}
+	if errors.Is(err, upload.ErrMalformed) {
+		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
+	}
+	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
+		detail := ""
+		if m, ok := e.Message.(string); ok && m != http.StatusText(e.Code) {
+			detail = m
+		}
+		return problem.New(e.Code, "", detail)
+	}
+	// Anything else is a fault of ours or of the infrastructure; its text
+	// may name internals, so it goes to the log, not to the client.
+	return problem.New(http.StatusInternalServerError, "", "internal error; quote the request id when reporting it")
+}
