@@ -15,8 +15,11 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {
@@ -50,6 +53,7 @@ func TestHealth(t *testing.T) {
 		body   string
 	}{
 		{name: "development, no database", args: []string{"--dev"}, status: 200, body: `{"status":"UP"}`},
+		{name: "database answers", env: []string{"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_CONTROL_DB_URL=" + pgtest.NewDatabaseURL(t)}, status: 200, body: `{"status":"UP"}`},
 		{name: "database does not answer", args: nil, env: []string{"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_CONTROL_DB_URL=postgres://127.0.0.1:1/none?sslmode=disable&connect_timeout=1"}, status: 503, body: `{"status":"DOWN"}`},
 	}
 	for _, tt := range tests {
