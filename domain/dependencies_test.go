@@ -1,0 +1,59 @@
+package domain_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/svc-dss/dss"
+
+// TestDependencies enforces the dependency direction of ARCHITECTURE.md
+// over the non-test imports of every package in the module:
+// servers -> app -> ports -> domain, adapters -> ports -> domain.
+func TestDependencies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	// Standard-library packages the domain must not use: I/O, clock-free
+	// randomness, environment, logging.
+	impure := []string{"net", "net/http", "os", "os/exec", "os/signal", "database/sql", "log", "log/slog", "math/rand", "math/rand/v2", "io/fs", "syscall", "embed", "testing"}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, imports := strings.TrimPrefix(fields[0], module), fields[1:]
+		for _, imp := range imports {
+			own := strings.HasPrefix(imp, module+"/")
+			rel := strings.TrimPrefix(imp, module)
+			std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			switch {
+			case under(pkg, "/domain") || under(pkg, "/ports"):
+				if own && !under(rel, "/domain") && !under(rel, "/ports") {
+					t.Errorf("%s imports %s: domain and ports import only domain and ports", pkg, imp)
+				}
+				if !own && !std {
+					t.Errorf("%s imports %s: domain and ports import only the standard library", pkg, imp)
+				}
+				if std && slices.Contains(impure, imp) {
+					t.Errorf("%s imports %s: domain and ports do no I/O, read no environment and do not log", pkg, imp)
+				}
+			case under(pkg, "/adapters"):
+				if under(rel, "/app") || under(rel, "/servers") {
+					t.Errorf("%s imports %s: adapters do not depend on app or servers", pkg, imp)
+				}
+			case under(pkg, "/app"):
+				if under(rel, "/servers") {
+					t.Errorf("%s imports %s: app does not depend on servers", pkg, imp)
+				}
+			}
+			// Fixtures are test tooling; only fixtures themselves and the
+			// servers' development mode may link them.
+			if own && under(rel, "/fixtures") && !under(pkg, "/fixtures") && !under(pkg, "/servers") {
+				t.Errorf("%s imports %s: fixtures are for tests", pkg, imp)
+			}
+		}
+	}
+}
+
+func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
