@@ -59,7 +59,7 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 		defaultDeny(cfg.PermitAll),
 	)
 	e.GET("/", index(p))
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServerFS(static))))
+	e.GET("/static/*", assets(static))
 	e.GET("/actuator/health", health(a))
 	e.POST(signPath, signSKA(a))
 	return e, nil
@@ -90,6 +90,19 @@ func defaultDeny(permitAll bool) echo.MiddlewareFunc {
 			}
 			return errDenied
 		}
+	}
+}
+
+// assets serves the embedded stylesheet and images. Directories are not
+// listed: the index is the only page.
+func assets(static fs.FS) echo.HandlerFunc {
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	return func(c echo.Context) error {
+		if strings.HasSuffix(c.Request().URL.Path, "/") {
+			return echo.ErrNotFound
+		}
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
 	}
 }
 

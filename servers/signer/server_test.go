@@ -89,6 +89,11 @@ func TestIndexAndAssetsArePublic(t *testing.T) {
 	is.Equal(res.StatusCode, 200)
 	is.True(strings.HasPrefix(res.Header.Get("Content-Type"), "text/css"))
 	is.True(bytes.Contains(css, []byte(".brand")))
+
+	res, err = http.Get(s.URL + "/static/")
+	is.NoErr(err)
+	res.Body.Close()
+	is.Equal(res.StatusCode, 404) // no directory listing
 }
 
 func TestSignWithoutControlDatabase(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -94,4 +95,28 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestManySmallPartsReserveLittle guards the pre-sizing of the document
+// buffer: a request declaring a large length but made of many small file
+// parts must not reserve the file limit for each part.
+func TestManySmallPartsReserveLittle(t *testing.T) {
+	is := is.New(t)
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for range 90 {
+		fw, _ := w.CreateFormFile("file", "a.pdf")
+		_, _ = fw.Write([]byte("x"))
+	}
+	is.NoErr(w.Close())
+	r := request(b.Bytes(), w.FormDataContentType())
+	r.ContentLength = 40 << 20 // a large declared length
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	form, err := upload.Read(r, upload.Limits{MaxFileSize: 20 << 20, MaxRequestSize: 40 << 20})
+	runtime.ReadMemStats(&after)
+	is.NoErr(err)
+	is.Equal(len(form.Files["file"]), 90)
+	is.True(after.TotalAlloc-before.TotalAlloc < 25<<20) // one document buffer at most, not 90
 }
