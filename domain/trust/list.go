@@ -1,0 +1,131 @@
+package trust
+
+import "time"
+
+// Framework is the legal framework an anchor belongs to, read from the
+// scheme of the list it came from (validation-service.md §2 rule 1).
+type Framework uint8
+
+const (
+	_          Framework = iota
+	EUEIDAS              // EU_EIDAS
+	CHZERTES             // CH_ZERTES
+	Unknown              // UNKNOWN
+)
+
+func (f Framework) String() string {
+	switch f {
+	case EUEIDAS:
+		return "EU_EIDAS"
+	case CHZERTES:
+		return "CH_ZERTES"
+	case Unknown:
+		return "UNKNOWN"
+	}
+	return ""
+}
+
+// Kind tells a List of Trusted Lists from a trusted list of services.
+type Kind uint8
+
+const (
+	_    Kind = iota
+	LOTL      // a list of pointers to trusted lists
+	TL        // a trusted list of trust service providers
+)
+
+// A List is one parsed trusted list (ETSI TS 119 612 v5 or v6).
+type List struct {
+	Kind Kind
+	// Version is the TSLVersionIdentifier (5 or 6).
+	Version int
+	// TypeURI is the TSLType URI, e.g.
+	// http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric.
+	TypeURI string
+	// Territory is the SchemeTerritory: "EU" for the LOTL, "DE", "CH"…
+	Territory      string
+	SequenceNumber int
+	// IssueDate is ListIssueDateTime.
+	IssueDate time.Time
+	// NextUpdate is the publisher-declared next update; zero when the
+	// list is closed (an empty NextUpdate element, TS 119 612 §5.3.15).
+	NextUpdate     time.Time
+	SchemeOperator string // the scheme operator's name, English if present
+	// SchemeInformationURIs lists the SchemeInformationURI values; for a
+	// LOTL they include the pivot LOTLs' locations.
+	SchemeInformationURIs []string
+	// Pointers are the OtherTSLPointer entries (a LOTL's member lists,
+	// and a TL's pointer back to the LOTL).
+	Pointers  []Pointer
+	Providers []Provider
+}
+
+// A Pointer locates another list and names the certificates allowed to
+// sign it.
+type Pointer struct {
+	Location  string // TSLLocation
+	Territory string
+	TypeURI   string // TSLType of the list pointed to
+	MimeType  string // application/vnd.etsi.tsl+xml or application/pdf
+	// SignerCertificates are the DER certificates of the ServiceDigitalIdentities.
+	SignerCertificates [][]byte
+}
+
+// A Provider is a trust service provider.
+type Provider struct {
+	Name      string
+	TradeName []string
+	Services  []Service
+}
+
+// A Service is one trust service with its current status and history.
+type Service struct {
+	Type    ServiceType
+	TypeURI string
+	Name    string
+	// Status is the current status, from StartingTime onwards.
+	Status       Status
+	StatusURI    string
+	StatusStart  time.Time
+	History      []StatusPeriod // previous statuses, newest first as listed
+	Identity     Identity
+	// Qualifiers are the URIs of Qualifications extensions' qualifiers
+	// (e.g. http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCWithSSCD),
+	// each with the criteria it applies under, kept as read.
+	Qualifications []Qualification
+	// AdditionalInfo are AdditionalServiceInformation URIs (ForeSignatures,
+	// ForeSeals, ForWebSiteAuthentication).
+	AdditionalInfo []string
+	// ExpiredCertsRevocationInfo is the extension's date, zero if absent.
+	ExpiredCertsRevocationInfo time.Time
+}
+
+// A StatusPeriod is one entry of a service's history.
+type StatusPeriod struct {
+	Type           ServiceType
+	TypeURI        string
+	Status         Status
+	StatusURI      string
+	Start          time.Time
+	Identity       Identity
+	Qualifications []Qualification
+	AdditionalInfo []string
+}
+
+// Identity is a ServiceDigitalIdentity: certificates, subject names and
+// key identifiers.
+type Identity struct {
+	Certificates [][]byte // DER
+	SubjectNames []string
+	SKIs         [][]byte
+}
+
+// A Qualification is one Qualifications extension entry: the qualifier
+// URIs and the raw criteria list (policy OIDs, key usage, assert).
+type Qualification struct {
+	Qualifiers []string
+	Assert     string   // all, atLeastOne, none
+	PolicyOIDs []string // PolicySet identifiers
+	KeyUsage   []string // KeyUsageBit names set to true
+	Critical   bool
+}
