@@ -129,3 +129,21 @@ type Qualification struct {
 	KeyUsage   []string // KeyUsageBit names set to true
 	Critical   bool
 }
+
+// A PrivateAnchor is an administrator-supplied trust anchor. It is named by
+// its subject, has no freshness, and its own validity is evaluated at
+// every read (validation-service.md §2, "Private CA anchor").
+type PrivateAnchor struct {
+	Subject     string
+	NotBefore   time.Time
+	NotAfter    time.Time
+	Certificate []byte // DER
+	// File is the file it was loaded from, for operators; it never
+	// identifies the anchor.
+	File string
+}
+
+// Expired reports whether the anchor is outside its validity at now.
+func (a PrivateAnchor) Expired(now time.Time) bool {
+	return now.After(a.NotAfter) || now.Before(a.NotBefore)
+}
