@@ -8,11 +8,8 @@
 package privateca
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
-	"encoding/pem"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -20,11 +17,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/domain/trust"
 )
-
-// MaxFileBytes caps one anchor file; a certificate bundle is kilobytes.
-const MaxFileBytes = 4 << 20
 
 var extensions = []string{".pem", ".crt", ".cer", ".der"}
 
@@ -58,51 +53,5 @@ func Load(ctx context.Context, dir string, logger *slog.Logger) (anchors []trust
 }
 
 func readFile(path string) ([]*x509.Certificate, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", MaxFileBytes)
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(raw)
-}
-
-// Parse reads one or more certificates from PEM (any number of CERTIFICATE
-// blocks; other blocks are ignored) or DER (one or several concatenated).
-func Parse(raw []byte) ([]*x509.Certificate, error) {
-	if !bytes.Contains(raw, []byte("-----BEGIN")) {
-		certs, err := x509.ParseCertificates(raw)
-		if err != nil {
-			return nil, fmt.Errorf("not a DER certificate: %w", err)
-		}
-		if len(certs) == 0 {
-			return nil, errors.New("no certificate")
-		}
-		return certs, nil
-	}
-	var certs []*x509.Certificate
-	for rest := raw; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(block.Bytes)
-		if err != nil {
-			return nil, fmt.Errorf("PEM certificate %d: %w", len(certs)+1, err)
-		}
-		certs = append(certs, c)
-	}
-	if len(certs) == 0 {
-		return nil, errors.New("no CERTIFICATE block")
-	}
-	return certs, nil
+	return keystore.ReadCertificateFile(path)
 }

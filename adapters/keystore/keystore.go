@@ -1,0 +1,109 @@
+// Package keystore reads the certificate files the trust store is
+// configured with: the PKCS#12 keystore of the LOTL signers announced in
+// the Official Journal, the Swiss list's signer certificate, and
+// certificate files in PEM or DER.
+//
+// PKCS#12 is read with software.sslmate.com/src/go-pkcs12, which reads the
+// trusted-certificate entries of keystores made by Java's keytool; the
+// x/crypto reader does not.
+package keystore
+
+import (
+	"bytes"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+
+	"software.sslmate.com/src/go-pkcs12"
+)
+
+// MaxFileBytes caps a keystore or certificate file.
+const MaxFileBytes = 4 << 20
+
+// ReadTrustStore returns the trusted certificates of the keystore at path.
+// typ is the configured keystore type; only PKCS12 is supported. A missing
+// file returns an error wrapping fs.ErrNotExist.
+func ReadTrustStore(path, typ, password string) ([]*x509.Certificate, error) {
+	if typ != "PKCS12" {
+		return nil, fmt.Errorf("keystore: %s: unsupported keystore type %q", path, typ)
+	}
+	raw, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	certs, err := pkcs12.DecodeTrustStore(raw, password)
+	if err != nil {
+		return nil, fmt.Errorf("keystore: %s: %w", path, err)
+	}
+	if len(certs) == 0 {
+		return nil, fmt.Errorf("keystore: %s: no trusted certificate entries", path)
+	}
+	return certs, nil
+}
+
+// ReadCertificateFile returns the certificates in a PEM or DER file. A
+// missing file returns an error wrapping fs.ErrNotExist.
+func ReadCertificateFile(path string) ([]*x509.Certificate, error) {
+	raw, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	certs, err := ParseCertificates(raw)
+	if err != nil {
+		return nil, fmt.Errorf("keystore: %s: %w", path, err)
+	}
+	return certs, nil
+}
+
+func read(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("keystore: %w", err)
+	}
+	if info.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("keystore: %s: larger than %d bytes", path, MaxFileBytes)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("keystore: %w", err)
+	}
+	return raw, nil
+}
+
+// ParseCertificates reads one or more certificates from PEM (any number
+// of CERTIFICATE blocks; other blocks are ignored) or DER (one or several
+// concatenated).
+func ParseCertificates(raw []byte) ([]*x509.Certificate, error) {
+	if !bytes.Contains(raw, []byte("-----BEGIN")) {
+		certs, err := x509.ParseCertificates(raw)
+		if err != nil {
+			return nil, fmt.Errorf("not a DER certificate: %w", err)
+		}
+		if len(certs) == 0 {
+			return nil, errors.New("no certificate")
+		}
+		return certs, nil
+	}
+	var certs []*x509.Certificate
+	for rest := raw; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		if block.Type != "CERTIFICATE" {
+			continue
+		}
+		c, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("PEM certificate %d: %w", len(certs)+1, err)
+		}
+		certs = append(certs, c)
+	}
+	if len(certs) == 0 {
+		return nil, errors.New("no CERTIFICATE block")
+	}
+	return certs, nil
+}
