@@ -7,10 +7,10 @@ import "time"
 type Framework uint8
 
 const (
-	_          Framework = iota
-	EUEIDAS              // EU_EIDAS
-	CHZERTES             // CH_ZERTES
-	Unknown              // UNKNOWN
+	_        Framework = iota
+	EUEIDAS            // EU_EIDAS
+	CHZERTES           // CH_ZERTES
+	Unknown            // UNKNOWN
 )
 
 func (f Framework) String() string {
@@ -84,11 +84,11 @@ type Service struct {
 	TypeURI string
 	Name    string
 	// Status is the current status, from StartingTime onwards.
-	Status       Status
-	StatusURI    string
-	StatusStart  time.Time
-	History      []StatusPeriod // previous statuses, newest first as listed
-	Identity     Identity
+	Status      Status
+	StatusURI   string
+	StatusStart time.Time
+	History     []StatusPeriod // previous statuses, newest first as listed
+	Identity    Identity
 	// Qualifiers are the URIs of Qualifications extensions' qualifiers
 	// (e.g. http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCWithSSCD),
 	// each with the criteria it applies under, kept as read.

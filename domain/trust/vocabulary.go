@@ -5,24 +5,24 @@ package trust
 type ServiceType uint8
 
 const (
-	_                 ServiceType = iota
-	TypeOther                     // a type this package does not name
-	TypeCAQC                      // CA/QC: issues qualified certificates
-	TypeCAPKC                     // CA/PKC: issues non-qualified certificates
-	TypeQTST                      // TSA/QTST: qualified time-stamping
-	TypeTSA                       // TSA: non-qualified time-stamping
-	TypeOCSPQC                    // Certstatus/OCSP/QC
-	TypeOCSP                      // Certstatus/OCSP
-	TypeCRLQC                     // Certstatus/CRL/QC
-	TypeCRL                       // Certstatus/CRL
-	TypeNationalRootCAQC          // NationalRootCA-QC
-	TypeQESValidationQ            // QESValidation/Q
-	TypeTSATSSQC                  // TSA/TSS-QC
-	TypeTSATSSAdESQCAndQES        // TSA/TSS-AdESQCandQES
-	TypeEDSQ                      // EDS/Q
-	TypeEDSREMQ                   // EDS/REM/Q
-	TypeACA                       // ACA
-	TypeRA                        // RA
+	_                      ServiceType = iota
+	TypeOther                          // a type this package does not name
+	TypeCAQC                           // CA/QC: issues qualified certificates
+	TypeCAPKC                          // CA/PKC: issues non-qualified certificates
+	TypeQTST                           // TSA/QTST: qualified time-stamping
+	TypeTSA                            // TSA: non-qualified time-stamping
+	TypeOCSPQC                         // Certstatus/OCSP/QC
+	TypeOCSP                           // Certstatus/OCSP
+	TypeCRLQC                          // Certstatus/CRL/QC
+	TypeCRL                            // Certstatus/CRL
+	TypeNationalRootCAQC               // NationalRootCA-QC
+	TypeQESValidationQ                 // QESValidation/Q
+	TypeTSATSSQC                       // TSA/TSS-QC
+	TypeTSATSSAdESQCAndQES             // TSA/TSS-AdESQCandQES
+	TypeEDSQ                           // EDS/Q
+	TypeEDSREMQ                        // EDS/REM/Q
+	TypeACA                            // ACA
+	TypeRA                             // RA
 )
 
 // Status is a service's approval status, normalised across namespaces and
@@ -31,21 +31,21 @@ const (
 type Status uint8
 
 const (
-	_                           Status = iota
-	StatusOther                        // a status this package does not name
-	StatusGranted                      // granted
-	StatusWithdrawn                    // withdrawn
-	StatusRecognisedAtNational         // recognisedatnationallevel
-	StatusDeprecatedAtNational         // deprecatedatnationallevel
-	StatusAccredited                   // accredited (pre-eIDAS)
-	StatusAccreditationCeased          // accreditationceased (pre-eIDAS)
-	StatusAccreditationRevoked         // accreditationrevoked (pre-eIDAS)
-	StatusUnderSupervision             // undersupervision (pre-eIDAS)
-	StatusSupervisionInCessation       // supervisionincessation (pre-eIDAS)
-	StatusSupervisionCeased            // supervisionceased (pre-eIDAS)
-	StatusSupervisionRevoked           // supervisionrevoked (pre-eIDAS)
-	StatusSetByNationalLaw             // setbynationallaw
-	StatusDeprecatedByNationalLaw      // deprecatedbynationallaw
+	_                             Status = iota
+	StatusOther                          // a status this package does not name
+	StatusGranted                        // granted
+	StatusWithdrawn                      // withdrawn
+	StatusRecognisedAtNational           // recognisedatnationallevel
+	StatusDeprecatedAtNational           // deprecatedatnationallevel
+	StatusAccredited                     // accredited (pre-eIDAS)
+	StatusAccreditationCeased            // accreditationceased (pre-eIDAS)
+	StatusAccreditationRevoked           // accreditationrevoked (pre-eIDAS)
+	StatusUnderSupervision               // undersupervision (pre-eIDAS)
+	StatusSupervisionInCessation         // supervisionincessation (pre-eIDAS)
+	StatusSupervisionCeased              // supervisionceased (pre-eIDAS)
+	StatusSupervisionRevoked             // supervisionrevoked (pre-eIDAS)
+	StatusSetByNationalLaw               // setbynationallaw
+	StatusDeprecatedByNationalLaw        // deprecatedbynationallaw
 )
 
 // Authenticity is the outcome of checking a list's own signature

@@ -1,0 +1,72 @@
+package trust
+
+import "time"
+
+// A Snapshot is the merged trust store at one moment: every public list
+// with what this service knows of it, and the private CA anchors. It is
+// built whole by a refresh and never changed afterwards; one validation
+// reads exactly one snapshot.
+type Snapshot struct {
+	// Lists are the public lists in a stable order: the EU LOTL, the
+	// member-state lists by territory, then the Swiss list.
+	Lists     []ListState
+	PrivateCA PrivateCA
+}
+
+// ListState is one public list as the trust store holds it.
+type ListState struct {
+	// Territory is the scheme territory: "EU" for the LOTL, "DE", "CH"…
+	Territory string
+	Kind      Kind
+	Framework Framework
+	URL       string
+	// List is the copy in use; nil when no usable copy exists.
+	List *List
+	// Authenticity is the outcome of checking the copy in use.
+	Authenticity Authenticity
+	// AnchorSource names what the list's signature is checked against
+	// (the OJ keystore file, the Swiss signer certificate file, the LOTL
+	// pointer), so that a banner can say what to supply.
+	AnchorSource string
+	// LastOnlineConfirmation is when a refresh last confirmed the copy
+	// with its publisher; zero when never. It survives restarts.
+	LastOnlineConfirmation time.Time
+	// ConfirmedInThisProcess is true once a refresh of this list
+	// succeeded in this process.
+	ConfirmedInThisProcess bool
+	// ConsecutiveFailures counts failed refreshes since the last success.
+	ConsecutiveFailures int
+	// ParseFailed is true when the publisher's latest copy did not parse
+	// and its anchors were dropped (validation-service.md §3 rule 8).
+	ParseFailed bool
+	// LastFailure is a short, stable category of the latest failure
+	// ("download", "parse", "signature-invalid"…), empty after a success.
+	LastFailure string
+}
+
+// PrivateCA is the state of the administrator-supplied anchors.
+type PrivateCA struct {
+	Enabled   bool
+	Directory string
+	Anchors   []PrivateAnchor
+	// Skipped names files that could not be read.
+	Skipped []string
+	// Problem is set when the directory itself could not be read.
+	Problem string
+}
+
+// Anchors counts the distinct service certificates the list yields.
+func (s ListState) Anchors() int {
+	if s.List == nil {
+		return 0
+	}
+	seen := map[string]bool{}
+	for _, p := range s.List.Providers {
+		for _, svc := range p.Services {
+			for _, c := range svc.Identity.Certificates {
+				seen[string(c)] = true
+			}
+		}
+	}
+	return len(seen)
+}

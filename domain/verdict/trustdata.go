@@ -1,0 +1,162 @@
+package verdict
+
+import (
+	"time"
+
+	"github.com/svc-dss/dss/domain/freshness"
+	"github.com/svc-dss/dss/domain/trust"
+)
+
+// TrustData is the trust store's state at one instant, as the verdict and
+// GET /api/trust-status report it (validation-service.md §2, §3). The
+// field list beyond state, lastConfirmed and current is ours: see
+// docs/trust-status.md.
+type TrustData struct {
+	// State is the aggregate freshness state, worst wins.
+	State string `json:"state"`
+	// Current is false whenever the store is not confirmed current,
+	// including whenever a list failed or missed its signature check.
+	Current bool `json:"current"`
+	// LastConfirmed is the date the trust data was last confirmed online
+	// (the weakest list's), null when never.
+	LastConfirmed *time.Time `json:"lastConfirmed"`
+	// AnchorDataAuthenticated is false when any held list's own signature
+	// was not positively confirmed.
+	AnchorDataAuthenticated bool `json:"anchorDataAuthenticated"`
+	// Degraded and Failing mirror the aggregate flags.
+	Degraded bool `json:"degraded"`
+	Failing  bool `json:"failing"`
+	// Category is the short machine name of the most important problem;
+	// empty when current.
+	Category string `json:"category,omitempty"`
+	// Banner is the persistent notice of the UI; null when current.
+	Banner *Banner `json:"banner"`
+	// EvaluatedAt is the instant the states were evaluated at.
+	EvaluatedAt time.Time    `json:"evaluatedAt"`
+	Lists       []ListStatus `json:"lists"`
+	PrivateCA   PrivateCA    `json:"privateCa"`
+}
+
+// Banner is the notice shown on the upload form and the result page.
+type Banner struct {
+	Category string `json:"category"`
+	Text     string `json:"text"`
+}
+
+// ListStatus is one public list.
+type ListStatus struct {
+	Territory              string     `json:"territory"`
+	Kind                   string     `json:"kind"` // LOTL or TL
+	Framework              string     `json:"framework"`
+	URL                    string     `json:"url"`
+	State                  string     `json:"state"`
+	Authenticity           string     `json:"authenticity,omitempty"`
+	SequenceNumber         *int       `json:"sequenceNumber"`
+	IssueDate              *time.Time `json:"issueDate"`
+	NextUpdate             *time.Time `json:"nextUpdate"`
+	LastOnlineConfirmation *time.Time `json:"lastOnlineConfirmation"`
+	ConsecutiveFailures    int        `json:"consecutiveFailures"`
+	Failing                bool       `json:"failing"`
+	ParseFailed            bool       `json:"parseFailed"`
+	Anchors                int        `json:"anchors"`
+	Category               string     `json:"category,omitempty"`
+}
+
+// PrivateCA reports the administrator-supplied anchors. They are outside
+// freshness and outside the aggregate.
+type PrivateCA struct {
+	Enabled   bool            `json:"enabled"`
+	Directory string          `json:"directory,omitempty"`
+	Anchors   []PrivateAnchor `json:"anchors"`
+	// LoadedNothing is true when private CAs are enabled but no anchor was
+	// loaded (validation-service.md §3 "Degraded behaviour" 6).
+	LoadedNothing bool     `json:"loadedNothing"`
+	Skipped       []string `json:"skipped,omitempty"`
+	Problem       string   `json:"problem,omitempty"`
+}
+
+// PrivateAnchor is one private CA anchor, named by its subject.
+type PrivateAnchor struct {
+	Subject  string    `json:"subject"`
+	NotAfter time.Time `json:"notAfter"`
+	Expired  bool      `json:"expired"`
+}
+
+// NewTrustData evaluates snap at now: every list's freshness, the
+// aggregate, the banner and the private anchors' validity. It reads no
+// clock: the same snapshot and instant give the same value.
+func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) TrustData {
+	statuses := make([]freshness.Status, len(snap.Lists))
+	for i, l := range snap.Lists {
+		statuses[i] = freshness.Evaluate(freshness.FromState(l), now, th)
+	}
+	sum := freshness.Aggregate(statuses)
+	td := TrustData{
+		State:                   sum.State.String(),
+		Current:                 sum.Current,
+		LastConfirmed:           timePtr(sum.LastConfirmed),
+		AnchorDataAuthenticated: len(snap.Lists) > 0,
+		Degraded:                sum.Degraded,
+		Failing:                 sum.Failing,
+		EvaluatedAt:             now.UTC(),
+		Lists:                   make([]ListStatus, len(snap.Lists)),
+		PrivateCA:               privateCA(snap.PrivateCA, now),
+	}
+	if sum.Category != 0 {
+		td.Category = sum.Category.String()
+	}
+	if b, ok := sum.Banner(); ok {
+		td.Banner = &Banner{Category: b.Category.String(), Text: b.Text}
+	}
+	for i, l := range snap.Lists {
+		st := statuses[i]
+		ls := ListStatus{
+			Territory: l.Territory, Kind: kind(l.Kind), Framework: l.Framework.String(), URL: l.URL,
+			State: st.State.String(), Authenticity: l.Authenticity.String(),
+			LastOnlineConfirmation: timePtr(l.LastOnlineConfirmation),
+			ConsecutiveFailures:    l.ConsecutiveFailures, Failing: st.Failing, ParseFailed: l.ParseFailed,
+			Anchors: l.Anchors(),
+		}
+		if st.Category != 0 {
+			ls.Category = st.Category.String()
+		}
+		if l.List != nil {
+			seq := l.List.SequenceNumber
+			ls.SequenceNumber = &seq
+			ls.IssueDate = timePtr(l.List.IssueDate)
+			ls.NextUpdate = timePtr(l.List.NextUpdate)
+			if l.Authenticity != trust.AuthValid {
+				td.AnchorDataAuthenticated = false
+			}
+		}
+		td.Lists[i] = ls
+	}
+	return td
+}
+
+func privateCA(p trust.PrivateCA, now time.Time) PrivateCA {
+	out := PrivateCA{Enabled: p.Enabled, Directory: p.Directory, Anchors: []PrivateAnchor{}, Skipped: p.Skipped, Problem: p.Problem}
+	if !p.Enabled {
+		return out
+	}
+	for _, a := range p.Anchors {
+		out.Anchors = append(out.Anchors, PrivateAnchor{Subject: a.Subject, NotAfter: a.NotAfter.UTC(), Expired: a.Expired(now)})
+	}
+	out.LoadedNothing = len(p.Anchors) == 0
+	return out
+}
+
+func kind(k trust.Kind) string {
+	if k == trust.LOTL {
+		return "LOTL"
+	}
+	return "TL"
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
