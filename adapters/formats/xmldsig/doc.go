@@ -1,0 +1,64 @@
+// Package xmldsig verifies and creates enveloped XML signatures (XMLDSig
+// core, with the XAdES SignedProperties reference) the way ETSI TS 119 612
+// trusted lists use them: the EU list of trusted lists, national lists, the
+// Swiss list. It includes its own XML canonicalisation on
+// github.com/beevik/etree, tested byte for byte against libxml2.
+//
+// # Scope
+//
+//   - Canonicalisation (Canonicalize, CanonicalizeDocument): Canonical XML
+//     1.0 and 1.1 and Exclusive XML Canonicalization 1.0, each with and
+//     without comments, of whole documents and of element subtrees (what a
+//     same-document reference selects), with the InclusiveNamespaces
+//     PrefixList of the exclusive method. ParseDocument reads documents the
+//     way the XML data model needs (attribute-value normalisation, strict
+//     namespace well-formedness), which etree's own reader does not.
+//   - Verification (Verify): exactly one ds:Signature, a child of the root
+//     element; references to "" (the document), "#id", "#xpointer(/)" and
+//     "#xpointer(id('id'))"; the enveloped-signature transform and the six
+//     canonicalisation methods as transforms; SHA-1, SHA-2 and SHA-3 digests;
+//     RSA PKCS #1 v1.5, RSA-PSS (RFC 6931 URIs and the RFC 9231 rsa-pss form
+//     with RSAPSSParams) and ECDSA on the NIST curves. The signer is the first
+//     KeyInfo/X509Data certificate (or WithCertificates candidate) whose key
+//     verifies the SignatureValue. The XAdES SignedProperties reference and
+//     its SigningTime are reported.
+//   - Signing (Sign), for test fixtures and development: an enveloped
+//     signature with exclusive c14n, SHA-256 and RSA or ECDSA, optionally
+//     XAdES-B-B (SigningTime, SigningCertificateV2); the output also verifies
+//     with xmlsec1.
+//
+// Verify separates three outcomes a validation policy maps differently: the
+// content or signature was altered (*DigestError, ErrSignatureInvalid; see
+// IsTampered), there is no single signature (ErrNoSignature,
+// ErrMultipleSignatures), or the signature could not be checked (malformed,
+// unsupported, duplicate ID, no certificate, limits). Whether the signer is
+// trusted is the caller's decision: Verify returns the certificate, it does
+// not build or check chains.
+//
+// # Defences
+//
+// Input is untrusted. Only same-document references are resolved, nothing is
+// fetched; an ID that two elements carry is refused (signature wrapping);
+// the SigningTime read is the one inside the SignedProperties that a
+// verified reference covers; unknown algorithms are refused, never skipped;
+// documents with a DOCTYPE are refused (no entity expansion, no default
+// attributes); document size, nesting, references, transforms and embedded
+// certificates are bounded (MaxDocumentSize, MaxDepth, MaxReferences,
+// MaxTransforms, MaxCertificates). All cryptography is crypto/rsa,
+// crypto/ecdsa, crypto/sha*, crypto/x509.
+//
+// # Non-goals
+//
+//   - XPath, XPath Filter 2.0, XSLT and base64 transforms, and transforms
+//     after a canonicalisation: refused with ErrUnsupported. Trusted lists
+//     use enveloped-signature plus one canonicalisation.
+//   - The Canonical XML 1.1 xml:base fix-up for a subset whose omitted
+//     ancestors carry xml:base: refused with ErrUnsupported.
+//   - DTD processing, encodings other than UTF-8/US-ASCII, HMAC and DSA
+//     signatures, KeyValue and RetrievalMethod key material, Manifest
+//     processing, detached and enveloping signatures, counter-signatures.
+//   - Curves crypto/ecdsa lacks (brainpool): the certificate does not parse
+//     and Verify reports ErrNoCertificate.
+//   - Certificate path validation, revocation and the XAdES
+//     SigningCertificate check: the caller's validation policy does them.
+package xmldsig

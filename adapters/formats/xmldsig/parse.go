@@ -1,0 +1,360 @@
+package xmldsig
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/beevik/etree"
+)
+
+// MaxDepth bounds element nesting in ParseDocument. Trusted lists nest about
+// a dozen levels; the bound keeps recursion in the canonicaliser shallow on
+// hostile input.
+const MaxDepth = 256
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// ParseDocument parses data into an etree document that canonicalises as the
+// XML data model requires. It differs from etree's own reader in the details
+// canonical XML depends on:
+//
+//   - literal tab, CR and LF in attribute values become spaces (attribute-value
+//     normalisation, XML 1.0 section 3.3.3), while the same characters written
+//     as character references are kept: encoding/xml cannot tell them apart
+//     after decoding, so the raw start tag is consulted;
+//   - a repeated attribute is an error rather than "last one wins";
+//   - the document must have exactly one root element, no text outside it,
+//     and bound namespace prefixes (namespace well-formedness);
+//   - a UTF-8 byte order mark is skipped; encodings other than UTF-8 and
+//     US-ASCII are refused (ErrUnsupported) instead of being misread.
+//
+// The XML declaration is not kept. A DOCTYPE is kept as an etree.Directive
+// but not processed: no entity expansion, no default attributes.
+// Errors wrap ErrMalformedXML, ErrUnsupported or ErrLimitExceeded.
+func ParseDocument(data []byte) (*etree.Document, error) {
+	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
+		return nil, fmt.Errorf("%w: UTF-16 document", ErrUnsupported)
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
+
+	p := parser{data: data, doc: etree.NewDocument()}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}
+
+type parser struct {
+	data  []byte
+	doc   *etree.Document
+	scope nsScope
+	root  *etree.Element
+}
+
+func (p *parser) run() error {
+	dec := xml.NewDecoder(bytes.NewReader(p.data))
+	dec.Strict = true
+	dec.CharsetReader = charsetReader
+
+	cur := &p.doc.Element
+	depth := 0
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if errors.Is(err, ErrUnsupported) {
+				return err
+			}
+			return fmt.Errorf("%w: %w", ErrMalformedXML, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 && p.root != nil {
+				return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
+			}
+			if depth++; depth > MaxDepth {
+				return fmt.Errorf("%w: elements nested deeper than %d", ErrLimitExceeded, MaxDepth)
+			}
+			el, err := p.startElement(cur, t, p.data[start:dec.InputOffset()])
+			if err != nil {
+				return err
+			}
+			if depth == 1 {
+				p.root = el
+			}
+			cur = el
+		case xml.EndElement:
+			if depth == 0 || cur.Space != t.Name.Space || cur.Tag != t.Name.Local {
+				return fmt.Errorf("%w: unexpected end tag </%s>", ErrMalformedXML, qualified(t.Name.Space, t.Name.Local))
+			}
+			p.scope.pop()
+			depth--
+			cur = cur.Parent()
+		case xml.CharData:
+			if depth == 0 {
+				if len(bytes.Trim(t, " \t\r\n")) != 0 {
+					return fmt.Errorf("%w: text outside the root element", ErrMalformedXML)
+				}
+				continue // not part of the data model
+			}
+			cur.CreateText(string(t))
+		case xml.Comment:
+			cur.CreateComment(string(t))
+		case xml.ProcInst:
+			if strings.EqualFold(t.Target, "xml") {
+				if start != 0 {
+					return fmt.Errorf("%w: XML declaration not at the start", ErrMalformedXML)
+				}
+				continue
+			}
+			cur.CreateProcInst(t.Target, string(t.Inst))
+		case xml.Directive:
+			if depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
+				return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
+			}
+			cur.CreateDirective(string(t))
+		}
+	}
+	if depth != 0 {
+		return fmt.Errorf("%w: unexpected end of document", ErrMalformedXML)
+	}
+	if p.root == nil {
+		return fmt.Errorf("%w: no root element", ErrMalformedXML)
+	}
+	return nil
+}
+
+// startElement creates the element for t under parent. raw is the start tag
+// as written, used to apply attribute-value normalisation exactly.
+func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []byte) (*etree.Element, error) {
+	// encoding/xml leaves names it cannot split as a QName (":", "a:",
+	// ":b") whole in Local; Namespaces in XML forbids them.
+	if !isQName(t.Name) {
+		return nil, fmt.Errorf("%w: element name %q is not a QName", ErrMalformedXML, qualified(t.Name.Space, t.Name.Local))
+	}
+	for _, a := range t.Attr {
+		if !isQName(a.Name) {
+			return nil, fmt.Errorf("%w: attribute name %q is not a QName", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local))
+		}
+	}
+	el := parent.CreateElement(t.Name.Local)
+	el.Space = t.Name.Space
+
+	rawValues := rawAttrValues(raw)
+	if len(rawValues) != len(t.Attr) {
+		// Cannot happen for a tag encoding/xml accepted; refuse rather than
+		// guess which value is which.
+		return nil, fmt.Errorf("%w: cannot read attributes of <%s>", ErrMalformedXML, qualified(el.Space, el.Tag))
+	}
+	p.scope.push()
+	for i, a := range t.Attr {
+		v := a.Value
+		if bytes.ContainsAny(rawValues[i], "\t\r\n") {
+			var err error
+			if v, err = normalizeAttrValue(rawValues[i]); err != nil {
+				return nil, fmt.Errorf("%w: attribute %s: %w", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local), err)
+			}
+		}
+		if hasAttr(el, a.Name.Space, a.Name.Local) {
+			return nil, fmt.Errorf("%w: repeated attribute %s on <%s>", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local), qualified(el.Space, el.Tag))
+		}
+		el.CreateAttr(qualified(a.Name.Space, a.Name.Local), v)
+		if prefix, ok := declaredPrefix(a.Name.Space, a.Name.Local); ok {
+			if err := checkDeclaration(prefix, v); err != nil {
+				return nil, err
+			}
+			p.scope.bind(prefix, v)
+		}
+	}
+	return el, p.checkNames(el)
+}
+
+// checkNames enforces namespace well-formedness: every prefix bound, no two
+// attributes with the same expanded name.
+func (p *parser) checkNames(el *etree.Element) error {
+	if _, ok := p.scope.lookup(el.Space); !ok && el.Space != "" {
+		return fmt.Errorf("%w: unbound prefix %q on element %s", ErrMalformedXML, el.Space, el.Tag)
+	}
+	seen := make(map[[2]string]bool, len(el.Attr))
+	for _, a := range el.Attr {
+		if _, isDecl := declaredPrefix(a.Space, a.Key); isDecl || a.Space == "" {
+			continue
+		}
+		uri, ok := p.scope.lookup(a.Space)
+		if !ok {
+			return fmt.Errorf("%w: unbound prefix %q on attribute %s", ErrMalformedXML, a.Space, a.Key)
+		}
+		k := [2]string{uri, a.Key}
+		if seen[k] {
+			return fmt.Errorf("%w: attribute {%s}%s repeated", ErrMalformedXML, uri, a.Key)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+func isQName(n xml.Name) bool {
+	return n.Local != "" && !strings.Contains(n.Local, ":") && !strings.Contains(n.Space, ":")
+}
+
+func checkDeclaration(prefix, uri string) error {
+	switch {
+	case prefix == "xmlns":
+		return fmt.Errorf("%w: the xmlns prefix cannot be declared", ErrMalformedXML)
+	case prefix == "xml" && uri != namespaceXML, prefix != "xml" && uri == namespaceXML:
+		return fmt.Errorf("%w: the xml prefix and namespace belong together", ErrMalformedXML)
+	case uri == namespaceXMLNS:
+		return fmt.Errorf("%w: the xmlns namespace cannot be declared", ErrMalformedXML)
+	case prefix != "" && uri == "":
+		// Namespaces in XML 1.0 has no prefix undeclaration.
+		return fmt.Errorf("%w: empty namespace name for prefix %q", ErrMalformedXML, prefix)
+	}
+	return nil
+}
+
+// rawAttrValues returns the quoted attribute values of a start tag as they
+// are written. Inside a start tag quotes can only delimit values, so a
+// quote-state scan is exact.
+func rawAttrValues(tag []byte) [][]byte {
+	var vals [][]byte
+	for i := 0; i < len(tag); i++ {
+		q := tag[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		end := bytes.IndexByte(tag[i+1:], q)
+		if end < 0 {
+			break
+		}
+		vals = append(vals, tag[i+1:i+1+end])
+		i += end + 1
+	}
+	return vals
+}
+
+// normalizeAttrValue decodes a raw attribute value applying XML 1.0 section
+// 3.3.3 for CDATA attributes: every literal white space character (after
+// line-end normalisation, so CR LF counts once) becomes a space; character
+// and predefined entity references are decoded without normalisation.
+func normalizeAttrValue(raw []byte) (string, error) {
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case '\r':
+			if i+1 < len(raw) && raw[i+1] == '\n' {
+				i++
+			}
+			b.WriteByte(' ')
+		case '\n', '\t':
+			b.WriteByte(' ')
+		case '&':
+			end := bytes.IndexByte(raw[i:], ';')
+			if end < 0 {
+				return "", errors.New("unterminated reference")
+			}
+			r, err := decodeReference(string(raw[i+1 : i+end]))
+			if err != nil {
+				return "", err
+			}
+			b.WriteRune(r)
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+func decodeReference(name string) (rune, error) {
+	switch name {
+	case "amp":
+		return '&', nil
+	case "lt":
+		return '<', nil
+	case "gt":
+		return '>', nil
+	case "quot":
+		return '"', nil
+	case "apos":
+		return '\'', nil
+	}
+	var (
+		n   uint64
+		err error
+	)
+	switch {
+	case strings.HasPrefix(name, "#x"):
+		n, err = strconv.ParseUint(name[2:], 16, 32)
+	case strings.HasPrefix(name, "#"):
+		n, err = strconv.ParseUint(name[1:], 10, 32)
+	default:
+		return 0, fmt.Errorf("unknown entity &%s;", name)
+	}
+	if err != nil || !utf8.ValidRune(rune(n)) {
+		return 0, fmt.Errorf("invalid character reference &%s;", name)
+	}
+	return rune(n), nil
+}
+
+// charsetReader accepts the encodings that are byte-identical to UTF-8 for
+// a well-formed document and refuses the rest: decoding ISO-8859-x or UTF-16
+// as UTF-8 would canonicalise different characters than were signed.
+func charsetReader(charset string, input io.Reader) (io.Reader, error) {
+	switch strings.ToLower(charset) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return input, nil
+	}
+	return nil, fmt.Errorf("%w: character encoding %q", ErrUnsupported, charset)
+}
+
+// declaredPrefix reports whether the raw attribute name space:local is a
+// namespace declaration and which prefix it declares ("" for the default).
+func declaredPrefix(space, local string) (string, bool) {
+	switch {
+	case space == "" && local == "xmlns":
+		return "", true
+	case space == "xmlns":
+		return local, true
+	}
+	return "", false
+}
+
+func qualified(prefix, local string) string {
+	if prefix == "" {
+		return local
+	}
+	return prefix + ":" + local
+}
+
+func firstWord(b []byte) string {
+	if i := bytes.IndexAny(b, " \t\r\n"); i >= 0 {
+		b = b[:i]
+	}
+	if len(b) > 20 {
+		b = b[:20]
+	}
+	return string(b)
+}
+
+// hasAttr reports whether el has an attribute with exactly this raw name.
+// etree's SelectAttr treats a missing prefix as a wildcard, which would
+// confuse "a" with "p:a".
+func hasAttr(el *etree.Element, space, key string) bool {
+	for _, a := range el.Attr {
+		if a.Space == space && a.Key == key {
+			return true
+		}
+	}
+	return false
+}

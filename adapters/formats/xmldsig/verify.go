@@ -1,0 +1,195 @@
+package xmldsig
+
+import (
+	"crypto/x509"
+	"fmt"
+	"time"
+
+	"github.com/beevik/etree"
+)
+
+// Bounds on untrusted input. A European trusted list is at most a few
+// megabytes and carries one signature with two or three references.
+const (
+	// MaxDocumentSize is the largest document Verify accepts. Callers that
+	// download lists should stop reading at this size.
+	MaxDocumentSize = 32 << 20
+	// MaxReferences bounds the Reference elements of one SignedInfo.
+	MaxReferences = 16
+	// MaxTransforms bounds the Transform elements of one Reference.
+	MaxTransforms = 8
+	// MaxCertificates bounds the X509Certificate elements read from KeyInfo.
+	MaxCertificates = 32
+)
+
+// Result describes a verified signature. Verify also returns it, partly
+// filled, with errors found after the signature was parsed (a *DigestError,
+// ErrSignatureInvalid, ErrNoCertificate), so that callers can report what the
+// signature claims; Signer is set only when Verify returns nil.
+type Result struct {
+	// Signer is the certificate whose public key verified the
+	// SignatureValue. Verify does not judge whether it is trusted: callers
+	// check it against their trust anchors.
+	Signer *x509.Certificate
+	// Certificates holds every certificate embedded in KeyInfo/X509Data,
+	// in document order.
+	Certificates []*x509.Certificate
+
+	SignatureID            string // Id attribute of ds:Signature
+	CanonicalizationMethod string
+	SignatureMethod        string
+	References             []Reference
+
+	// SignedProperties reports a verified XAdES SignedProperties reference
+	// (Type http://uri.etsi.org/01903#SignedProperties).
+	SignedProperties bool
+	// SigningTime is the XAdES SigningTime inside the referenced (so
+	// signed) SignedProperties; zero when absent.
+	SigningTime time.Time
+}
+
+// Reference describes one ds:Reference of SignedInfo.
+type Reference struct {
+	URI          string
+	Type         string
+	ID           string
+	Transforms   []string
+	DigestMethod string
+}
+
+// VerifyOption configures Verify.
+type VerifyOption func(*verifyConfig)
+
+type verifyConfig struct {
+	extraCerts []*x509.Certificate
+}
+
+// WithCertificates adds candidate signer certificates to those found in
+// KeyInfo, for lists whose signature omits the certificate (the trusted list
+// signer announced in the LOTL pointer, say). Candidates from KeyInfo are
+// tried first.
+func WithCertificates(certs ...*x509.Certificate) VerifyOption {
+	return func(c *verifyConfig) { c.extraCerts = append(c.extraCerts, certs...) }
+}
+
+// Verify checks the enveloped XMLDSig signature of doc: the document must
+// carry exactly one ds:Signature, a child of the root element. Every
+// Reference digest is recomputed (references to "" or "#id" only; nothing is
+// ever fetched), then the SignatureValue is verified over the canonical
+// SignedInfo with the public key of the first candidate certificate that
+// verifies it.
+//
+// Errors: a *DigestError or ErrSignatureInvalid when content or signature
+// were altered (see IsTampered); ErrNoSignature, ErrMultipleSignatures;
+// otherwise the signature could not be checked (ErrMalformedXML,
+// ErrMalformedSignature, ErrUnsupported, ErrDuplicateID, ErrNoCertificate,
+// ErrLimitExceeded).
+func Verify(doc []byte, opts ...VerifyOption) (*Result, error) {
+	var cfg verifyConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if len(doc) > MaxDocumentSize {
+		return nil, fmt.Errorf("%w: document of %d bytes, at most %d", ErrLimitExceeded, len(doc), MaxDocumentSize)
+	}
+	tree, err := ParseDocument(doc)
+	if err != nil {
+		return nil, err
+	}
+	for _, tok := range tree.Child {
+		if _, ok := tok.(*etree.Directive); ok {
+			// Entity and default-attribute declarations would change what
+			// was signed, and we do not process them.
+			return nil, fmt.Errorf("%w: document with a DOCTYPE", ErrUnsupported)
+		}
+	}
+
+	idx := indexDocument(tree)
+	switch n := len(idx.signatures); {
+	case n == 0:
+		return nil, ErrNoSignature
+	case n > 1:
+		return nil, fmt.Errorf("%w: found %d", ErrMultipleSignatures, n)
+	}
+	sigEl := idx.signatures[0]
+	if sigEl.Parent() != tree.Root() {
+		return nil, fmt.Errorf("%w: ds:Signature is not a child of the root element", ErrMalformedSignature)
+	}
+
+	sig, err := parseSignature(sigEl)
+	if err != nil {
+		return nil, err
+	}
+	res := sig.result()
+	certs, certErr := parseCertificates(sig.certificates)
+	res.Certificates = certs
+
+	v := verifier{doc: tree, sig: sig, ids: idx.ids}
+	targets := make([]*etree.Element, len(sig.references))
+	for i := range sig.references {
+		if targets[i], err = v.checkReference(i); err != nil {
+			return res, err
+		}
+	}
+
+	candidates := append(append([]*x509.Certificate(nil), certs...), cfg.extraCerts...)
+	if len(candidates) == 0 {
+		if certErr != nil {
+			return res, fmt.Errorf("%w: %w", ErrNoCertificate, certErr)
+		}
+		return res, fmt.Errorf("%w: KeyInfo has no X509Certificate", ErrNoCertificate)
+	}
+	signer, err := v.checkSignatureValue(candidates)
+	if err != nil {
+		if certErr != nil {
+			err = fmt.Errorf("%w (and %w)", err, certErr)
+		}
+		return res, err
+	}
+
+	if err := readXAdES(res, sig, targets); err != nil {
+		return res, err
+	}
+	res.Signer = signer
+	return res, nil
+}
+
+// docIndex is what one walk over the document collects: the ds:Signature
+// elements and the elements carrying each ID value.
+type docIndex struct {
+	signatures []*etree.Element
+	ids        map[string][]*etree.Element
+}
+
+// idAttributes are the attribute names treated as IDs without a DTD or
+// schema: XMLDSig and XAdES use Id, other vocabularies ID and id.
+var idAttributes = [...]string{"Id", "ID", "id"}
+
+func indexDocument(doc *etree.Document) docIndex {
+	idx := docIndex{ids: make(map[string][]*etree.Element)}
+	var scope nsScope
+	var walk func(el *etree.Element)
+	walk = func(el *etree.Element) {
+		scope.pushElement(el)
+		defer scope.pop()
+		if uri, _ := scope.lookup(el.Space); uri == NamespaceDSig && el.Tag == "Signature" {
+			idx.signatures = append(idx.signatures, el)
+		}
+		for _, a := range el.Attr {
+			if a.Space != "" {
+				continue
+			}
+			for _, name := range idAttributes {
+				// An element naming itself twice (Id and id) is one element.
+				if els := idx.ids[a.Value]; a.Key == name && (len(els) == 0 || els[len(els)-1] != el) {
+					idx.ids[a.Value] = append(els, el)
+				}
+			}
+		}
+		for _, c := range el.ChildElements() {
+			walk(c)
+		}
+	}
+	walk(doc.Root())
+	return idx
+}
