@@ -131,6 +131,11 @@ func (s *ListSource) get(ctx context.Context, url string, limit int64) ([]byte, 
 	if n > limit {
 		return nil, &FetchError{URL: url, Err: fmt.Errorf("body larger than %d bytes", limit)}
 	}
+	if n == 0 {
+		// An empty answer is a publisher failure, not a list that fails to
+		// parse: the last good copy stays, as EU DSS treats it.
+		return nil, &FetchError{URL: url, Err: errors.New("empty body")}
+	}
 	return buf.Bytes(), nil
 }
 

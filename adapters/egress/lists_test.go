@@ -49,6 +49,8 @@ func publisher(t *testing.T, body, sha2 string) (*httptest.Server, *atomic.Int32
 		case "/reset.xml":
 			conn, _, _ := w.(http.Hijacker).Hijack()
 			conn.Close()
+		case "/empty.xml":
+			w.WriteHeader(http.StatusOK)
 		case "/huge.xml":
 			w.Write(make([]byte, egress.MaxListBytes+1))
 		default:
@@ -90,6 +92,7 @@ func TestFetch(t *testing.T) {
 		{name: "404", path: "/missing.xml", fetchErr: true},
 		{name: "connection reset", path: "/reset.xml", fetchErr: true},
 		{name: "too large", path: "/huge.xml", fetchErr: true},
+		{name: "empty body", path: "/empty.xml", fetchErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

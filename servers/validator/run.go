@@ -7,19 +7,23 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
 
-// run loads the configuration, wires the application and serves until ctx
-// is done. It returns the process exit code: 0 after a clean shutdown, 2
-// for unusable configuration, 1 for any other failure. ready, if not nil,
+// run loads the configuration, wires the application and either runs a
+// command (trust status, trust refresh) or serves until ctx is done. It
+// returns the process exit code: 0 on success, 2 for unusable
+// configuration or usage, 1 for any other failure. ready, if not nil,
 // receives the bound address (tests start on port 0).
 func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, ready func(net.Addr)) int {
-	cfg, err := config.LoadValidator(args, environ, stderr)
+	flags, command := splitCommand(args)
+	cfg, err := config.LoadValidator(flags, environ, stderr)
 	if errors.Is(err, config.ErrHelp) {
 		return 0
 	}
@@ -27,17 +31,47 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	logger := shell.NewLogger(stdout, slog.LevelInfo)
-	a, err := app.NewValidator(cfg, logger)
+	// A command prints its result on stdout; its logs go to stderr.
+	logOut := stdout
+	if command != nil {
+		logOut = stderr
+	}
+	logger := shell.NewLogger(logOut, slog.LevelInfo)
+	if cfg.Dev {
+		var stop func()
+		cfg, stop, err = devTrust(cfg, logger)
+		if err != nil {
+			logger.Error("development trust data failed", slog.String("error", err.Error()))
+			return 1
+		}
+		defer stop()
+	}
+	a, err := app.NewValidator(cfg, logger, time.Now)
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1
 	}
 	defer a.Close()
+	if command != nil {
+		return runCommand(ctx, a, command, stdout, stderr)
+	}
+	if err := a.Start(ctx); err != nil {
+		logger.Error("start-up failed", slog.String("error", err.Error()))
+		return 1
+	}
 	e := newServer(a, logger)
 	if err := shell.Serve(ctx, e, net.JoinHostPort("", strconv.Itoa(cfg.Port)), logger, ready); err != nil {
 		logger.Error("server failed", slog.String("error", err.Error()))
 		return 1
 	}
 	return 0
+}
+
+// splitCommand separates the configuration flags from a command: the
+// arguments from the first "trust" on.
+func splitCommand(args []string) (flags, command []string) {
+	if i := slices.Index(args, "trust"); i >= 0 {
+		return args[:i], args[i:]
+	}
+	return args, nil
 }

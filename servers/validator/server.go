@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,7 +22,18 @@ func newServer(a *app.Validator, logger *slog.Logger) *echo.Echo {
 		upload.Middleware(upload.Limits{MaxFileSize: cfg.Multipart.MaxFileSize, MaxRequestSize: cfg.Multipart.MaxRequestSize}),
 	)
 	e.GET("/actuator/health", health(a))
+	e.GET("/api/trust-status", trustStatus(a))
 	return e
+}
+
+// trustStatus reports the trust store without an upload: the same
+// information as a verdict's trustData. Authentication of /api/ paths
+// arrives with the tenant filters; in permit-all it is open.
+func trustStatus(a *app.Validator) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, a.TrustStatus(time.Now()))
+	}
 }
 
 // health is the anonymous roll-up probe: status only, no list details.

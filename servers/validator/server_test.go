@@ -24,7 +24,19 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {
 	t.Helper()
-	return servertest.Run(t, run, args, append([]string{"SVC_DSS_VALIDATOR_PORT=0"}, env...))
+	return servertest.Run(t, run, args, append(offline(t), env...))
+}
+
+// offline is the environment every test starts from: a free port, a
+// private cache, and trusted-list URLs on a closed local port, so that no
+// test reaches a real publisher. Later entries override these.
+func offline(t testing.TB) []string {
+	return []string{
+		"SVC_DSS_VALIDATOR_PORT=0",
+		"SVC_DSS_TL_CACHE=" + t.TempDir(),
+		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/eu-lotl.xml",
+		"SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
+	}
 }
 
 func dev(t *testing.T, env ...string) *servertest.Server { return start(t, []string{"--dev"}, env...) }
@@ -279,7 +291,7 @@ func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	bin := servertest.Build(t, "github.com/svc-dss/dss/servers/validator")
-	p := servertest.Start(t, bin, "SVC_DSS_VALIDATOR_PORT=0", "SVC_DSS_VALIDATOR_PERMIT_ALL=true")
+	p := servertest.Start(t, bin, append(offline(t), "SVC_DSS_VALIDATOR_PERMIT_ALL=true")...)
 
 	pr, pw := io.Pipe()
 	req, _ := http.NewRequest(http.MethodPost, "http://"+p.Addr+"/validate", pr)

@@ -1,0 +1,167 @@
+package trustlist
+
+// The private structs encoding/xml decodes into. They mirror only the parts
+// of the TS 119 612 v2.4.1 schema (TSL versions 5 and 6 share it) that the
+// domain needs; everything else, including the ds:Signature, is skipped by
+// the decoder. Values stay strings here and are checked in convert.go, so
+// that a malformed value is reported with its path.
+//
+// Namespaces are spelled in every tag because encoding/xml only accepts
+// literals there:
+//
+//	http://uri.etsi.org/02231/v2#                                  TS 119 612 (tsl)
+//	http://uri.etsi.org/02231/v2/additionaltypes#                  additional types (tslx)
+//	http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/#  SIE (Qualifications)
+//	http://uri.etsi.org/01903/v1.3.2#                              XAdES (Identifier)
+//	http://www.w3.org/XML/1998/namespace                           xml:lang
+//
+// encoding/xml applies a tag's namespace to every element of an "a>b"
+// path, so a path only ever crosses elements of one namespace.
+
+import "encoding/xml"
+
+// nsTSL is the namespace of the root element; Parse checks it there.
+const nsTSL = "http://uri.etsi.org/02231/v2#"
+
+type rawList struct {
+	Scheme    rawScheme     `xml:"http://uri.etsi.org/02231/v2# SchemeInformation"`
+	Providers []rawProvider `xml:"http://uri.etsi.org/02231/v2# TrustServiceProviderList>TrustServiceProvider"`
+}
+
+type rawScheme struct {
+	Version    string         `xml:"http://uri.etsi.org/02231/v2# TSLVersionIdentifier"`
+	Sequence   string         `xml:"http://uri.etsi.org/02231/v2# TSLSequenceNumber"`
+	Type       string         `xml:"http://uri.etsi.org/02231/v2# TSLType"`
+	Operator   []rawName      `xml:"http://uri.etsi.org/02231/v2# SchemeOperatorName>Name"`
+	InfoURIs   []string       `xml:"http://uri.etsi.org/02231/v2# SchemeInformationURI>URI"`
+	Territory  string         `xml:"http://uri.etsi.org/02231/v2# SchemeTerritory"`
+	Pointers   []rawPointer   `xml:"http://uri.etsi.org/02231/v2# PointersToOtherTSL>OtherTSLPointer"`
+	IssueDate  string         `xml:"http://uri.etsi.org/02231/v2# ListIssueDateTime"`
+	NextUpdate *rawNextUpdate `xml:"http://uri.etsi.org/02231/v2# NextUpdate"`
+	Extensions []rawExtension `xml:"http://uri.etsi.org/02231/v2# SchemeExtensions>Extension"`
+}
+
+// rawNextUpdate keeps the element apart from its optional dateTime child:
+// an empty NextUpdate means the list is closed (TS 119 612 §5.3.15).
+type rawNextUpdate struct {
+	DateTime string `xml:"http://uri.etsi.org/02231/v2# dateTime"`
+}
+
+type rawName struct {
+	Lang  string `xml:"http://www.w3.org/XML/1998/namespace lang,attr"`
+	Value string `xml:",chardata"`
+}
+
+type rawPointer struct {
+	Identities []rawIdentity `xml:"http://uri.etsi.org/02231/v2# ServiceDigitalIdentities>ServiceDigitalIdentity"`
+	Location   string        `xml:"http://uri.etsi.org/02231/v2# TSLLocation"`
+	Other      []rawOtherInf `xml:"http://uri.etsi.org/02231/v2# AdditionalInformation>OtherInformation"`
+}
+
+// rawOtherInf is one OtherInformation entry; each carries one of these.
+type rawOtherInf struct {
+	Type      string `xml:"http://uri.etsi.org/02231/v2# TSLType"`
+	Territory string `xml:"http://uri.etsi.org/02231/v2# SchemeTerritory"`
+	MimeType  string `xml:"http://uri.etsi.org/02231/v2/additionaltypes# MimeType"`
+}
+
+type rawIdentity struct {
+	IDs []rawDigitalID `xml:"http://uri.etsi.org/02231/v2# DigitalId"`
+}
+
+type rawDigitalID struct {
+	Certificate string `xml:"http://uri.etsi.org/02231/v2# X509Certificate"`
+	SubjectName string `xml:"http://uri.etsi.org/02231/v2# X509SubjectName"`
+	SKI         string `xml:"http://uri.etsi.org/02231/v2# X509SKI"`
+}
+
+type rawProvider struct {
+	Names      []rawName      `xml:"http://uri.etsi.org/02231/v2# TSPInformation>TSPName>Name"`
+	TradeNames []rawName      `xml:"http://uri.etsi.org/02231/v2# TSPInformation>TSPTradeName>Name"`
+	Extensions []rawExtension `xml:"http://uri.etsi.org/02231/v2# TSPInformation>TSPInformationExtensions>Extension"`
+	Services   []rawService   `xml:"http://uri.etsi.org/02231/v2# TSPServices>TSPService"`
+}
+
+type rawService struct {
+	Info    rawServiceInfo   `xml:"http://uri.etsi.org/02231/v2# ServiceInformation"`
+	History []rawServiceInfo `xml:"http://uri.etsi.org/02231/v2# ServiceHistory>ServiceHistoryInstance"`
+}
+
+// rawServiceInfo serves ServiceInformation and ServiceHistoryInstance,
+// which share these element names.
+type rawServiceInfo struct {
+	Type       string         `xml:"http://uri.etsi.org/02231/v2# ServiceTypeIdentifier"`
+	Names      []rawName      `xml:"http://uri.etsi.org/02231/v2# ServiceName>Name"`
+	Identity   rawIdentity    `xml:"http://uri.etsi.org/02231/v2# ServiceDigitalIdentity"`
+	Status     string         `xml:"http://uri.etsi.org/02231/v2# ServiceStatus"`
+	Start      string         `xml:"http://uri.etsi.org/02231/v2# StatusStartingTime"`
+	Extensions []rawExtension `xml:"http://uri.etsi.org/02231/v2# ServiceInformationExtensions>Extension"`
+}
+
+// rawExtension is one Extension. Its content is xsd:any: the fields below
+// are the extensions this package understands, and Unknown collects every
+// other child so that a critical one can be reported.
+type rawExtension struct {
+	Critical       string             `xml:"Critical,attr"`
+	Qualifications *rawQualifications `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# Qualifications"`
+	AdditionalInfo []rawURIHolder     `xml:"http://uri.etsi.org/02231/v2# AdditionalServiceInformation"`
+	ExpiredCerts   *string            `xml:"http://uri.etsi.org/02231/v2# ExpiredCertsRevocationInfo"`
+	TakenOverBy    *struct{}          `xml:"http://uri.etsi.org/02231/v2/additionaltypes# TakenOverBy"`
+	Unknown        []rawAny           `xml:",any"`
+}
+
+type rawURIHolder struct {
+	URI string `xml:"http://uri.etsi.org/02231/v2# URI"`
+}
+
+// rawAny records only the name of an element nobody asked for; its
+// content is skipped.
+type rawAny struct {
+	XMLName xml.Name
+}
+
+type rawQualifications struct {
+	Elements []rawQualElement `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# QualificationElement"`
+}
+
+type rawQualElement struct {
+	Qualifiers []rawQualifier `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# Qualifiers>Qualifier"`
+	Criteria   rawCriteria    `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# CriteriaList"`
+}
+
+type rawQualifier struct {
+	URI string `xml:"uri,attr"`
+}
+
+// rawCriteria is a CriteriaList; it nests (the depth limit bounds it).
+type rawCriteria struct {
+	Assert     string          `xml:"assert,attr"`
+	KeyUsage   []rawKeyUsage   `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# KeyUsage"`
+	PolicySets []rawPolicySet  `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicySet"`
+	Nested     []rawCriteria   `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# CriteriaList"`
+	Other      *rawAnyChildren `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# otherCriteriaList"`
+}
+
+type rawKeyUsage struct {
+	Bits []rawKeyUsageBit `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# KeyUsageBit"`
+}
+
+type rawKeyUsageBit struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:",chardata"`
+}
+
+type rawPolicySet struct {
+	Identifiers []rawPolicyID `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicyIdentifier"`
+}
+
+// rawPolicyID is a PolicyIdentifier (SIE namespace) holding an Identifier
+// (XAdES namespace). It cannot be one "a>b" path: encoding/xml requires the
+// tag's namespace on every element of a path.
+type rawPolicyID struct {
+	Identifier string `xml:"http://uri.etsi.org/01903/v1.3.2# Identifier"`
+}
+
+type rawAnyChildren struct {
+	Children []rawAny `xml:",any"`
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/svc-dss/dss/app"
+)
+
+const commandUsage = `usage:
+  validator [--config FILE] trust status [--at RFC3339]   trust status from the configured cache, as JSON
+  validator [--config FILE] trust refresh                 one online refresh pass, then the status as JSON`
+
+// runCommand runs an operator command without serving HTTP. trust status
+// reads the cache only; trust refresh goes online once and exits 1 when
+// no list could be confirmed with its publisher.
+func runCommand(ctx context.Context, a *app.Validator, args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, commandUsage)
+		return 2
+	}
+	switch args[1] {
+	case "status":
+		fs := flag.NewFlagSet("trust status", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		at := fs.String("at", "", "evaluate freshness at this RFC 3339 instant instead of now")
+		if err := fs.Parse(args[2:]); err != nil {
+			return 2
+		}
+		now := time.Now()
+		if *at != "" {
+			t, err := time.Parse(time.RFC3339, *at)
+			if err != nil {
+				fmt.Fprintf(stderr, "trust status: --at %q is not an RFC 3339 time (2026-11-21T12:00:00Z)\n", *at)
+				return 2
+			}
+			now = t
+		}
+		a.Trust().LoadCache(ctx)
+		return printJSON(stdout, stderr, a.TrustStatus(now))
+	case "refresh":
+		if len(args) > 2 {
+			fmt.Fprintln(stderr, commandUsage)
+			return 2
+		}
+		a.Trust().LoadCache(ctx)
+		snap := a.Trust().Refresh(ctx)
+		code := printJSON(stdout, stderr, a.TrustStatus(time.Now()))
+		for _, l := range snap.Lists {
+			if l.ConfirmedInThisProcess {
+				return code
+			}
+		}
+		fmt.Fprintln(stderr, "trust refresh: no list could be confirmed with its publisher")
+		return 1
+	default:
+		fmt.Fprintln(stderr, commandUsage)
+		return 2
+	}
+}
+
+func printJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/tl"
+)
+
+// devKeystorePassword protects the generated fixture keystore; it guards
+// nothing of value.
+const devKeystorePassword = "dev"
+
+// devTrust replaces the trust configuration with fixture trust data, for
+// --dev only: a fixture PKI (with OCSP, CRL and TSA) and a LOTL, two
+// member lists and a Swiss list issued now, signed by fixture keys and
+// served on 127.0.0.1. The configuration points at them and at a
+// generated OJ keystore and Swiss signer certificate, so the real
+// download, authentication, cache and refresh paths run without internet.
+// The returned function stops the servers and removes the files.
+func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func(), error) {
+	srv, err := pki.NewServer()
+	if err != nil {
+		return cfg, nil, fmt.Errorf("fixture PKI: %w", err)
+	}
+	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
+	if err != nil {
+		srv.Close()
+		return cfg, nil, fmt.Errorf("fixture trusted lists: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "svc-dss-dev-")
+	stop := func() {
+		eco.Close()
+		srv.Close()
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	if err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	ks, err := eco.OJKeystore(devKeystorePassword)
+	if err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	ksPath, chPath := filepath.Join(dir, "eu-oj-keystore.p12"), filepath.Join(dir, "CH-TL-cert-DER.cer")
+	if err := os.WriteFile(ksPath, ks, 0o600); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	if err := os.WriteFile(chPath, eco.SwissSignerDER(), 0o600); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	cfg.EU.LOTLURL = eco.LOTLURL
+	cfg.EU.OJKeystore = config.Location{Raw: "file:" + ksPath, Path: ksPath}
+	cfg.EU.OJKeystoreType = "PKCS12"
+	cfg.EU.OJKeystorePassword = devKeystorePassword
+	cfg.Swiss.Enabled = true
+	cfg.Swiss.TLURL = eco.SwissURL
+	cfg.Swiss.TLSignerCert = config.Location{Raw: "file:" + chPath, Path: chPath}
+	cfg.TLCacheDir = filepath.Join(dir, "tl-cache")
+	cfg.Trust.StartupCatchUpDelay = 0 // show a healthy store at once
+	logger.Warn("DEVELOPMENT MODE: fixture trust data in use (test PKI and fixture trusted lists on 127.0.0.1); verdicts are meaningless for real documents",
+		slog.String("lotl", eco.LOTLURL), slog.String("swiss", eco.SwissURL), slog.String("pki", srv.URL))
+	return cfg, stop, nil
+}
