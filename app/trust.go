@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/adapters/trustlist"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
@@ -151,12 +152,12 @@ func (s *TrustStore) lotlSignerSet(ctx context.Context, m mode, lotl trust.List)
 				i--
 				continue
 			}
-			if authenticate(data, certs) != trust.AuthValid {
+			current := certs
+			pl, auth, err := readList(data, func(trust.List) []*x509.Certificate { return current })
+			if err != nil || auth != trust.AuthValid {
 				continue
 			}
-			if pl, err := trustlist.Parse(data); err == nil {
-				certs = append(certs, lotlSigners(pl)...)
-			}
+			certs = append(certs, lotlSigners(pl)...)
 			pending = slices.Delete(pending, i, i+1)
 			i--
 			progress = true
@@ -274,7 +275,7 @@ type signerSet func(trust.List) []*x509.Certificate
 // adopt parses and authenticates data and records outcome (zero: no
 // refresh outcome, a cache load). keepFailure keeps LastFailure as set.
 func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshness.List, data []byte, signers signerSet, outcome freshness.Outcome, now time.Time, keepFailure bool) trust.ListState {
-	l, err := trustlist.Parse(data)
+	l, auth, err := readList(data, signers)
 	if err != nil {
 		s.logger.WarnContext(ctx, "trusted list: does not parse; its anchors are dropped", slog.String("list", st.Territory), slog.String("url", st.URL), slog.String("error", err.Error()))
 		if outcome.Kind != 0 {
@@ -283,10 +284,6 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 		st = rec.Bookkeeping(st)
 		st.List, st.ParseFailed, st.LastFailure, st.Authenticity = nil, true, "parse", 0
 		return st
-	}
-	auth := trust.AuthNotChecked
-	if allowed := signers(l); len(allowed) > 0 {
-		auth = authenticate(data, allowed)
 	}
 	if outcome.Kind == freshness.Downloaded {
 		outcome.Authenticity, outcome.IssueDate, outcome.NextUpdate = auth, l.IssueDate, l.NextUpdate
@@ -312,6 +309,30 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 		st.LastFailure = "signature-indeterminate"
 	}
 	return st
+}
+
+// readList parses data once and checks the list's own signature on the
+// same tree: the tokenising is most of the cost of a refresh. A document
+// the signature checker cannot read is parsed from its bytes and comes out
+// INDETERMINATE (or NOT_CHECKED) as its signature cannot be checked.
+func readList(data []byte, signers signerSet) (trust.List, trust.Authenticity, error) {
+	if len(data) > trustlist.MaxInputBytes {
+		_, err := trustlist.Parse(data) // reports the limit
+		return trust.List{}, 0, err
+	}
+	tree, err := xmldsig.ParseDocument(data)
+	if err != nil {
+		l, perr := trustlist.Parse(data)
+		if perr != nil {
+			return trust.List{}, 0, perr
+		}
+		return l, trustlist.Authenticate(data, signers(l)), nil
+	}
+	l, err := trustlist.ParseTree(tree)
+	if err != nil {
+		return trust.List{}, 0, err
+	}
+	return l, trustlist.AuthenticateTree(tree, signers(l)), nil
 }
 
 // persist writes what a pass learnt back to the cache: new bytes that

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/beevik/etree"
+
 	"github.com/svc-dss/dss/domain/trust"
 )
 
@@ -38,10 +40,33 @@ func ParseWithNotices(data []byte) (trust.List, []Notice, error) {
 	if len(data) > MaxInputBytes {
 		return trust.List{}, nil, &ParseError{Err: &LimitError{What: "input size", Max: MaxInputBytes}}
 	}
-	raw, err := decode(data)
+	data = bytes.TrimPrefix(data, utf8BOM)
+	in := xml.NewDecoder(bytes.NewReader(data))
+	raw, err := decode(in, in.InputPos)
 	if err != nil {
 		return trust.List{}, nil, err
 	}
+	return convert(raw)
+}
+
+// ParseTree is [Parse] over a document already parsed by
+// xmldsig.ParseDocument, so that one parse of the bytes serves both the
+// list's content and its signature check. The caller bounds the input
+// size (MaxInputBytes); the other limits apply as in Parse.
+func ParseTree(doc *etree.Document) (trust.List, error) {
+	root := doc.Root()
+	if root == nil {
+		return trust.List{}, &ParseError{Err: errors.New("no root element")}
+	}
+	raw, err := decode(newTreeTokens(root), func() (int, int) { return 0, 0 })
+	if err != nil {
+		return trust.List{}, err
+	}
+	l, _, err := convert(raw)
+	return l, err
+}
+
+func convert(raw *rawList) (trust.List, []Notice, error) {
 	var c converter
 	l, err := c.list(raw)
 	if err != nil {
@@ -53,14 +78,13 @@ func ParseWithNotices(data []byte) (trust.List, []Notice, error) {
 // utf8BOM is skipped: some member states publish their list with one.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// decode checks that data is one well-formed XML document whose root is a
-// TrustServiceStatusList and decodes it into the private structs.
-func decode(data []byte) (*rawList, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
-	in := xml.NewDecoder(bytes.NewReader(data))
+// decode checks that the raw tokens of in make one well-formed XML
+// document whose root is a TrustServiceStatusList and decodes it into the
+// private structs. pos reports the input position for errors.
+func decode(in rawTokenReader, pos func() (line, column int)) (*rawList, error) {
 	dec := xml.NewTokenDecoder(&limitedTokens{in: in})
 	fail := func(err error) error {
-		line, col := in.InputPos()
+		line, col := pos()
 		// The token decoder that matches start and end tags has no input
 		// of its own and numbers every line 1; the byte-level position
 		// goes into the ParseError instead.

@@ -1,6 +1,17 @@
 package trustlist
 
-import "encoding/xml"
+import (
+	"encoding/xml"
+	"io"
+
+	"github.com/beevik/etree"
+)
+
+// rawTokenReader is the part of *xml.Decoder the parser reads from: raw
+// tokens, prefixes not yet resolved. A byte decoder or a tree walk.
+type rawTokenReader interface {
+	RawToken() (xml.Token, error)
+}
 
 // limitedTokens enforces the limits of limits.go while the document
 // streams through encoding/xml, so that an oversized document is refused
@@ -12,7 +23,7 @@ import "encoding/xml"
 // local name alone is deliberate: the limits bound work, and an element in
 // a stray namespace costs as much as one in the right one.
 type limitedTokens struct {
-	in        *xml.Decoder
+	in        rawTokenReader
 	depth     int
 	elements  int
 	pointers  int
@@ -58,4 +69,54 @@ func (l *limitedTokens) Token() (xml.Token, error) {
 		l.depth--
 	}
 	return tok, nil
+}
+
+// treeTokens walks an element tree as raw tokens, as *xml.Decoder would
+// have produced them from its bytes: names keep their prefixes and
+// namespace declarations stay attributes, so that the token decoder above
+// it resolves namespaces the same way. Comments and processing
+// instructions are left out; they carry nothing a list needs.
+type treeTokens struct {
+	stack []treeFrame
+}
+
+type treeFrame struct {
+	el   *etree.Element
+	next int // index of the next child to emit
+}
+
+func newTreeTokens(root *etree.Element) *treeTokens {
+	return &treeTokens{stack: []treeFrame{{el: root, next: -1}}}
+}
+
+func (t *treeTokens) RawToken() (xml.Token, error) {
+	for len(t.stack) > 0 {
+		top := &t.stack[len(t.stack)-1]
+		if top.next == -1 {
+			top.next = 0
+			return startOf(top.el), nil
+		}
+		if top.next == len(top.el.Child) {
+			name := xml.Name{Space: top.el.Space, Local: top.el.Tag}
+			t.stack = t.stack[:len(t.stack)-1]
+			return xml.EndElement{Name: name}, nil
+		}
+		child := top.el.Child[top.next]
+		top.next++
+		switch c := child.(type) {
+		case *etree.Element:
+			t.stack = append(t.stack, treeFrame{el: c, next: -1})
+		case *etree.CharData:
+			return xml.CharData(c.Data), nil
+		}
+	}
+	return nil, io.EOF
+}
+
+func startOf(el *etree.Element) xml.StartElement {
+	attrs := make([]xml.Attr, len(el.Attr))
+	for i, a := range el.Attr {
+		attrs[i] = xml.Attr{Name: xml.Name{Space: a.Space, Local: a.Key}, Value: a.Value}
+	}
+	return xml.StartElement{Name: xml.Name{Space: el.Space, Local: el.Tag}, Attr: attrs}
 }

@@ -85,10 +85,6 @@ func WithCertificates(certs ...*x509.Certificate) VerifyOption {
 // ErrMalformedSignature, ErrUnsupported, ErrDuplicateID, ErrNoCertificate,
 // ErrLimitExceeded).
 func Verify(doc []byte, opts ...VerifyOption) (*Result, error) {
-	var cfg verifyConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
 	if len(doc) > MaxDocumentSize {
 		return nil, fmt.Errorf("%w: document of %d bytes, at most %d", ErrLimitExceeded, len(doc), MaxDocumentSize)
 	}
@@ -96,6 +92,18 @@ func Verify(doc []byte, opts ...VerifyOption) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return VerifyDocument(tree, opts...)
+}
+
+// VerifyDocument is [Verify] over a document [ParseDocument] returned, for
+// callers that also read the document's content: one parse then serves
+// both. It does not change tree. The caller bounds the input size.
+func VerifyDocument(tree *etree.Document, opts ...VerifyOption) (*Result, error) {
+	var cfg verifyConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var err error
 	for _, tok := range tree.Child {
 		if _, ok := tok.(*etree.Directive); ok {
 			// Entity and default-attribute declarations would change what
