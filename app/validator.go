@@ -111,7 +111,8 @@ func (v *Validator) Start(ctx context.Context) error {
 	refresh := gocron.NewTask(func(ctx context.Context) { v.trust.Refresh(ctx) })
 	// Reschedule: a refresh still running when the next is due is not
 	// doubled; the next one waits for its own time.
-	if _, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh")); err != nil {
+	daily, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
+	if err != nil {
 		return fmt.Errorf("app: schedule %q: %w", v.cfg.RefreshCron, err)
 	}
 	if v.cfg.Trust.StartupCatchUp && v.behind(v.clock()) {
@@ -127,6 +128,9 @@ func (v *Validator) Start(ctx context.Context) error {
 	}
 	s.Start()
 	v.scheduler = s
+	if next, err := daily.NextRun(); err == nil {
+		v.logger.Info("trusted-list refresh scheduled", slog.String("cron", v.cfg.RefreshCron), slog.Time("next", next))
+	}
 	return nil
 }
 

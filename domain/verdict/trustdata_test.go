@@ -1,0 +1,65 @@
+package verdict_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/freshness"
+	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
+)
+
+var (
+	issued = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	th     = freshness.Thresholds{WarnAfter: 7 * 24 * time.Hour, FailAfter: 30 * 24 * time.Hour, FailureThreshold: 3}
+)
+
+func snapshot() *trust.Snapshot {
+	de := &trust.List{Kind: trust.TL, Territory: "DE", SequenceNumber: 7, IssueDate: issued, NextUpdate: issued.AddDate(0, 6, 0),
+		Providers: []trust.Provider{{Services: []trust.Service{{Identity: trust.Identity{Certificates: [][]byte{{1}, {2}, {1}}}}}}}}
+	return &trust.Snapshot{
+		Lists: []trust.ListState{
+			{Territory: "DE", Kind: trust.TL, Framework: trust.EUEIDAS, URL: "https://tl.example/de.xml", List: de,
+				Authenticity: trust.AuthValid, LastOnlineConfirmation: issued.Add(time.Hour), ConfirmedInThisProcess: true},
+		},
+		PrivateCA: trust.PrivateCA{Enabled: true, Directory: "/etc/svc/trust-anchors", Anchors: []trust.PrivateAnchor{
+			{Subject: "CN=Private Root", NotBefore: issued.AddDate(-1, 0, 0), NotAfter: issued.AddDate(0, 0, 10)},
+		}},
+	}
+}
+
+// Results are deterministic: the same snapshot and instant give
+// byte-identical JSON (ARCHITECTURE.md, "Rules of the house").
+func TestTrustDataIsDeterministic(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	at := issued.Add(2 * time.Hour)
+	a, err := json.Marshal(verdict.NewTrustData(snapshot(), at, th))
+	is.NoErr(err)
+	b, err := json.Marshal(verdict.NewTrustData(snapshot(), at, th))
+	is.NoErr(err)
+	is.True(bytes.Equal(a, b))
+	is.True(bytes.Contains(a, []byte(`"state":"CURRENT","current":true,"lastConfirmed":"2026-11-01T01:00:00Z","anchorDataAuthenticated":true`)))
+	is.True(bytes.Contains(a, []byte(`"anchors":2`))) // distinct certificates
+}
+
+// §2 "Private CA anchor": its notAfter is evaluated on every read; it has
+// no freshness and never changes the aggregate.
+func TestPrivateAnchorLapsesWhileRunning(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	snap := snapshot()
+	before := verdict.NewTrustData(snap, issued.AddDate(0, 0, 5), th)
+	after := verdict.NewTrustData(snap, issued.AddDate(0, 0, 11), th)
+	is.Equal(before.PrivateCA.Anchors[0].Expired, false)
+	is.Equal(after.PrivateCA.Anchors[0].Expired, true)
+	is.Equal(after.PrivateCA.Anchors[0].Subject, "CN=Private Root")
+	// The public list is stale by then; the private anchor has no say in it.
+	snap.PrivateCA.Anchors = nil
+	is.Equal(verdict.NewTrustData(snap, issued.AddDate(0, 0, 11), th).State, after.State)
+	is.True(verdict.NewTrustData(snap, issued.AddDate(0, 0, 11), th).PrivateCA.LoadedNothing)
+}
