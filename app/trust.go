@@ -210,10 +210,14 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 				source = lotl.AnchorSource
 			}
 			st := s.load(ctx, m, prev, p.Location, func(trust.List) []*x509.Certificate { return certs }, source)
-			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate) {
+			lotlDoubtful := lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate
+			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
+			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotlDoubtful || unreadable) {
 				// Its signers come from a LOTL shown tampered or
-				// substituted: nothing configured vouches for them.
+				// substituted, or none of the announced certificates can
+				// be read: nothing establishes who may sign it.
 				st.Authenticity = trust.AuthIndeterminate
+				st.LastFailure = "signature-indeterminate"
 			}
 			out[i] = st
 		})
