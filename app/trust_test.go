@@ -415,3 +415,25 @@ func TestAgeing(t *testing.T) {
 	is.Equal(summary(td), "EU:EXPIRED:VALID DE:EXPIRED:VALID FR:EXPIRED:VALID CH:EXPIRED:VALID")
 	is.True(strings.Contains(e.logs.String(), "EU=download"))
 }
+
+// A pointer whose announced signers cannot be read establishes nobody:
+// the member list is INDETERMINATE, not "not checked".
+func TestUnreadablePointerSigners(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	e := newEnv(t)
+	lotl := e.eco.Spec("EU")
+	lotl.Pointers = append([]tl.Pointer(nil), lotl.Pointers...)
+	for i, p := range lotl.Pointers {
+		if p.Territory == "DE" {
+			lotl.Pointers[i].Signers = []*x509.Certificate{{Raw: []byte("not a certificate")}}
+		}
+	}
+	is.NoErr(e.eco.Publish("EU", lotl, 0))
+	s := e.store(t, e.sources())
+	s.Refresh(context.Background())
+	td := e.status(s)
+	is.Equal(list(td, "EU").Authenticity, "VALID")
+	is.Equal(list(td, "DE").Authenticity, "INDETERMINATE")
+	is.Equal(list(td, "FR").Authenticity, "VALID")
+}
