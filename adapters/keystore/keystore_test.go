@@ -3,7 +3,6 @@ package keystore_test
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,22 +10,12 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/keystore"
+	"github.com/svc-dss/dss/fixtures/realworld"
 )
-
-// corpus is the shared real-world material; tests that need it skip
-// without it.
-const corpus = "../../../shared/corpus/trust"
-
-func needCorpus(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("../shared/corpus is absent: skipping the real keystore checks")
-	}
-}
 
 func TestReadTrustStore(t *testing.T) {
 	t.Parallel()
-	needCorpus(t)
+	corpus := realworld.Trust(t)
 	tests := []struct {
 		file, password string
 		certs          int
@@ -64,7 +53,7 @@ func TestMissingFilesAreRecognisable(t *testing.T) {
 
 func TestReadCertificateFileDERAndPEM(t *testing.T) {
 	t.Parallel()
-	needCorpus(t)
+	corpus := realworld.Trust(t)
 	is := is.New(t)
 	der, err := keystore.ReadCertificateFile(filepath.Join(corpus, "ch/CH-TL-cert-DER.cer"))
 	is.NoErr(err)

@@ -15,7 +15,7 @@ import (
 // be signed by, as TRUST.md records what DSS asserts about them.
 func TestAuthenticateCorpus(t *testing.T) {
 	t.Parallel()
-	dir := corpus(t)
+	dir := corpusDir(t)
 	read := func(name string) []byte { return readCorpus(t, name) }
 	keys := func(name string) []*x509.Certificate {
 		c, err := keystore.ReadTrustStore(filepath.Join(dir, name), "PKCS12", "dss-password")

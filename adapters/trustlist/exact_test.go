@@ -140,7 +140,7 @@ func TestEULOTL388(t *testing.T) {
 	self := l.Pointers[0]
 	is.Equal(self.Territory, "EU")
 	is.Equal(self.TypeURI, "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUlistofthelists")
-	latest := pemCerts(t, filepath.Join(corpus(t), "pyhanko/lotl-certs/latest.cert.pem"))
+	latest := pemCerts(t, filepath.Join(corpusDir(t), "pyhanko/lotl-certs/latest.cert.pem"))
 	is.Equal(len(latest), 6)
 	is.Equal(len(self.SignerCertificates), len(latest))
 	for _, der := range latest {

@@ -17,7 +17,7 @@ import (
 // bytes, for every XML file of the corpus.
 func TestParseTreeEqualsParse(t *testing.T) {
 	t.Parallel()
-	dir := corpus(t)
+	dir := corpusDir(t)
 	var compared int
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".xml") {

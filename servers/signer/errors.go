@@ -52,13 +52,9 @@ func problemFor(err error) problem.Problem {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
 	}
 	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
-		detail := ""
-		if m, ok := e.Message.(string); ok && m != http.StatusText(e.Code) {
-			detail = m
-		}
-		return problem.New(e.Code, "", detail)
+		return problem.FromHTTP(e)
 	}
-	return problem.New(http.StatusInternalServerError, "", "internal error; quote the request id when reporting it")
+	return problem.Internal()
 }
 
 // wantsHTML reports a browser: one that asks for text/html before JSON.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -25,20 +24,6 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func start(t *testing.T, env ...string) *servertest.Server {
 	t.Helper()
 	return servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0"}, env...))
-}
-
-type problemBody struct {
-	Type, Title, Detail, Instance, RequestID string
-	Status                                   int
-}
-
-func decode[T any](t *testing.T, r io.Reader) T {
-	t.Helper()
-	var v T
-	if err := json.NewDecoder(r).Decode(&v); err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return v
 }
 
 func TestHealth(t *testing.T) {
@@ -105,8 +90,8 @@ func TestSignWithoutControlDatabase(t *testing.T) {
 	defer res.Body.Close()
 	is.Equal(res.StatusCode, 503)
 	is.Equal(res.Header.Get("Content-Type"), "application/problem+json")
-	p := decode[problemBody](t, res.Body)
-	is.Equal(p, problemBody{
+	p := servertest.Decode[servertest.Problem](t, res.Body)
+	is.Equal(p, servertest.Problem{
 		Type: "urn:svc-dss:problem:signing-unavailable", Title: "Service Unavailable", Status: 503,
 		Detail:   "signing is unavailable: no control database is configured (svc.dss.control-db.url)",
 		Instance: signPath, RequestID: res.Header.Get("X-Request-Id"),
@@ -151,7 +136,7 @@ func TestDefaultDeny(t *testing.T) {
 			is.NoErr(err)
 			defer res.Body.Close()
 			is.Equal(res.StatusCode, tt.status)
-			p := decode[problemBody](t, res.Body)
+			p := servertest.Decode[servertest.Problem](t, res.Body)
 			if tt.status == 401 {
 				is.Equal(res.Header.Get("WWW-Authenticate"), "Bearer")
 				is.Equal(p.Type, "urn:svc-dss:problem:unauthenticated")
@@ -264,7 +249,7 @@ func TestBodyLimit(t *testing.T) {
 			defer res.Body.Close()
 			is.Equal(res.StatusCode, tt.status)
 			if tt.status == 413 {
-				p := decode[problemBody](t, res.Body)
+				p := servertest.Decode[servertest.Problem](t, res.Body)
 				is.Equal(p.Type, "urn:svc-dss:problem:payload-too-large")
 				is.Equal(p.Detail, fmt.Sprintf("request body exceeds the limit of %d bytes (svc.dss.security.max-request-bytes)", tt.limit))
 			}

@@ -41,13 +41,8 @@ func problemFor(err error) problem.Problem {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
 	}
 	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
-		detail := ""
-		if m, ok := e.Message.(string); ok && m != http.StatusText(e.Code) {
-			detail = m
-		}
-		return problem.New(e.Code, "", detail)
+		return problem.FromHTTP(e)
 	}
-	// Anything else is a fault of ours or of the infrastructure; its text
-	// may name internals, so it goes to the log, not to the client.
-	return problem.New(http.StatusInternalServerError, "", "internal error; quote the request id when reporting it")
+	// Anything else is a fault of ours or of the infrastructure.
+	return problem.Internal()
 }

@@ -41,20 +41,6 @@ func offline(t testing.TB) []string {
 
 func dev(t *testing.T, env ...string) *servertest.Server { return start(t, []string{"--dev"}, env...) }
 
-func decode[T any](t *testing.T, r io.Reader) T {
-	t.Helper()
-	var v T
-	if err := json.NewDecoder(r).Decode(&v); err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return v
-}
-
-type problemBody struct {
-	Type, Title, Detail, Instance, RequestID string
-	Status                                   int
-}
-
 func TestHealth(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -123,8 +109,8 @@ func TestProblemShape(t *testing.T) {
 	defer res.Body.Close()
 	is.Equal(res.StatusCode, 404)
 	is.Equal(res.Header.Get("Content-Type"), "application/problem+json")
-	p := decode[problemBody](t, res.Body)
-	is.Equal(p, problemBody{Type: "about:blank", Title: "Not Found", Status: 404, Instance: "/no/such/path", RequestID: res.Header.Get("X-Request-Id")})
+	p := servertest.Decode[servertest.Problem](t, res.Body)
+	is.Equal(p, servertest.Problem{Type: "about:blank", Title: "Not Found", Status: 404, Instance: "/no/such/path", RequestID: res.Header.Get("X-Request-Id")})
 }
 
 // multipartBody builds a multipart upload with the given file parts.
@@ -175,7 +161,7 @@ func TestMultipartLimits(t *testing.T) {
 			defer res.Body.Close()
 			is.Equal(res.StatusCode, tt.status)
 			if tt.status == 413 {
-				p := decode[problemBody](t, res.Body)
+				p := servertest.Decode[servertest.Problem](t, res.Body)
 				is.Equal(p.Type, "urn:svc-dss:problem:payload-too-large")
 				is.Equal(p.Title, "Request Entity Too Large")
 				is.Equal(p.Detail, tt.detail)
@@ -192,14 +178,14 @@ func TestMalformedMultipart(t *testing.T) {
 	is.NoErr(err)
 	defer res.Body.Close()
 	is.Equal(res.StatusCode, 400)
-	p := decode[problemBody](t, res.Body)
+	p := servertest.Decode[servertest.Problem](t, res.Body)
 	is.Equal(p.Detail, "malformed multipart upload: unexpected EOF")
 
 	res, err = http.Post(s.URL+"/api/validate", "multipart/form-data", strings.NewReader("x"))
 	is.NoErr(err)
 	defer res.Body.Close()
 	is.Equal(res.StatusCode, 400)
-	p = decode[problemBody](t, res.Body)
+	p = servertest.Decode[servertest.Problem](t, res.Body)
 	is.Equal(p.Detail, "malformed multipart upload: no multipart boundary in Content-Type")
 }
 
@@ -234,7 +220,7 @@ func TestAPIBodyLimit(t *testing.T) {
 			defer res.Body.Close()
 			is.Equal(res.StatusCode, tt.status)
 			if tt.status == 413 {
-				p := decode[problemBody](t, res.Body)
+				p := servertest.Decode[servertest.Problem](t, res.Body)
 				is.Equal(p.Detail, "request body exceeds the limit of 1000 bytes (svc.dss.validator.max-request-bytes)")
 			}
 		})

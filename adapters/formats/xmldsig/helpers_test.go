@@ -8,19 +8,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/svc-dss/dss/fixtures/realworld"
 )
 
-// corpusDir is the shared trust corpus (LOTL/TL samples), a sibling of the
-// module checkout.
-const corpusDir = "../../../../shared/corpus/trust"
+// corpusDir is the shared trust corpus (LOTL/TL samples).
+var corpusDir = filepath.Join(realworld.Dir(), "trust")
 
 // requireCorpus returns corpusDir or skips the test when it is absent.
 func requireCorpus(tb testing.TB) string {
 	tb.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		tb.Skipf("shared corpus is absent (%s): %v", corpusDir, err)
-	}
-	return corpusDir
+	return realworld.Trust(tb)
 }
 
 // corpusXMLFiles lists every *.xml file under the corpus, relative paths.

@@ -1,16 +1,16 @@
 package xmldsig
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/svc-dss/dss/fixtures/realworld"
 )
 
 // trustRow is one line of TRUST.tsv: what libxml2/xmlsec1 said about a file.
@@ -23,46 +23,17 @@ type trustRow struct {
 
 func readTrustTSV(tb testing.TB) []trustRow {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(requireCorpus(tb), "TRUST.tsv"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma = '\t'
-	r.LazyQuotes = true
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	for _, name := range []string{"path", "parse", "n_signatures", "xmlsec_core_verify_with_embedded_cert"} {
-		if _, ok := col[name]; !ok {
-			tb.Fatalf("TRUST.tsv has no column %q (header %v)", name, header)
-		}
-	}
 	var rows []trustRow
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		n, err := strconv.Atoi(rec[col["n_signatures"]])
+	for _, r := range realworld.TrustRows(tb) {
+		n, err := strconv.Atoi(r.Get("n_signatures"))
 		if err != nil {
 			n = -1
 		}
 		rows = append(rows, trustRow{
-			path:       rec[col["path"]],
-			parse:      rec[col["parse"]],
+			path:       r.Get("path"),
+			parse:      r.Get("parse"),
 			signatures: n,
-			xmlsec:     rec[col["xmlsec_core_verify_with_embedded_cert"]],
+			xmlsec:     r.Get("xmlsec_core_verify_with_embedded_cert"),
 		})
 	}
 	return rows

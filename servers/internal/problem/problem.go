@@ -57,3 +57,20 @@ func Write(c echo.Context, p Problem) error {
 func echoJSON(c echo.Context, p Problem) error {
 	return c.Echo().JSONSerializer.Serialize(c, p, "")
 }
+
+// FromHTTP turns Echo's own errors (404, 405, …) into a problem: the
+// status text as title, Echo's message as detail when it says more.
+func FromHTTP(e *echo.HTTPError) Problem {
+	detail := ""
+	if m, ok := e.Message.(string); ok && m != http.StatusText(e.Code) {
+		detail = m
+	}
+	return New(e.Code, "", detail)
+}
+
+// Internal is the answer to an error the server does not know: its text
+// may name internals, so it goes to the log and the client gets the
+// request id to quote.
+func Internal() Problem {
+	return New(http.StatusInternalServerError, "", "internal error; quote the request id when reporting it")
+}

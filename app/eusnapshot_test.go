@@ -16,10 +16,9 @@ import (
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/realworld"
 	"github.com/svc-dss/dss/ports"
 )
-
-const corpusTrust = "../../shared/corpus/trust"
 
 // The 2023 EU snapshot in the corpus: LOTL 332 and the member lists it
 // pointed to, cached by EU DSS under mangled URLs. Its signer is reached
@@ -43,9 +42,7 @@ func (s offlineSource) Fetch(ctx context.Context, url, _ string) ([]byte, error)
 // snapshot, and the bytes cached.
 func corpusStore(tb testing.TB) (*app.TrustStore, int64) {
 	tb.Helper()
-	if _, err := os.Stat(filepath.Join(corpusTrust, "TRUST.tsv")); err != nil {
-		tb.Skipf("trust corpus not found at %s (needs ../shared/corpus beside the module)", corpusTrust)
-	}
+	corpusTrust := realworld.Trust(tb)
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cache, err := tlcache.Open(tb.TempDir(), logger)

@@ -1,9 +1,7 @@
 package trustlist_test
 
 import (
-	"encoding/csv"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,24 +13,21 @@ import (
 
 	"github.com/svc-dss/dss/adapters/trustlist"
 	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/fixtures/realworld"
 )
 
-// corpusTrust is the shared corpus of real lists, relative to this
-// package (/work/shared/corpus/trust in the reference checkout).
-const corpusTrust = "../../../shared/corpus/trust"
+// corpusTrust is the shared corpus of real lists.
+var corpusTrust = filepath.Join(realworld.Dir(), "trust")
 
-// corpus returns the corpus directory or skips the test when it is absent.
-func corpus(tb testing.TB) string {
+// corpusDir returns the corpus directory or skips the test when it is absent.
+func corpusDir(tb testing.TB) string {
 	tb.Helper()
-	if _, err := os.Stat(filepath.Join(corpusTrust, "TRUST.tsv")); err != nil {
-		tb.Skipf("trust corpus not found at %s (needs ../shared/corpus beside the module): %v", corpusTrust, err)
-	}
-	return corpusTrust
+	return realworld.Trust(tb)
 }
 
 func readCorpus(tb testing.TB, rel string) []byte {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join(corpus(tb), rel))
+	b, err := os.ReadFile(filepath.Join(corpusDir(tb), rel))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -58,47 +53,13 @@ type tsvRow struct {
 
 func readTSV(tb testing.TB) []tsvRow {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(corpus(tb), "TRUST.tsv"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma = '\t'
-	r.LazyQuotes = true
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	get := func(rec []string, name string) string {
-		i, ok := col[name]
-		if !ok {
-			tb.Fatalf("TRUST.tsv has no column %q", name)
-		}
-		if i >= len(rec) {
-			return ""
-		}
-		return rec[i]
-	}
 	var rows []tsvRow
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, r := range realworld.TrustRows(tb) {
 		rows = append(rows, tsvRow{
-			path: get(rec, "path"), parse: get(rec, "parse"), tslType: get(rec, "TSLType"),
-			territory: get(rec, "territory"), seq: get(rec, "seq"), version: get(rec, "version"),
-			pointers: get(rec, "pointers"), tsps: get(rec, "tsps"),
-			issued: get(rec, "issued"), nextUpdate: get(rec, "next_update"),
+			path: r.Get("path"), parse: r.Get("parse"), tslType: r.Get("TSLType"),
+			territory: r.Get("territory"), seq: r.Get("seq"), version: r.Get("version"),
+			pointers: r.Get("pointers"), tsps: r.Get("tsps"),
+			issued: r.Get("issued"), nextUpdate: r.Get("next_update"),
 		})
 	}
 	return rows
