@@ -227,3 +227,31 @@ func TestDevelopmentModeShowsAHealthyStore(t *testing.T) {
 	is.True(td.AnchorDataAuthenticated)
 	is.True(strings.Contains(s.Logs.String(), "DEVELOPMENT MODE: fixture trust data in use"))
 }
+
+// §1 "Runtime prerequisites": a missing EU keystore is a warning, not a
+// refusal; the lists are held unauthenticated and the banner names the
+// file to supply.
+func TestMissingKeystoreIsAnnounced(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	_, env := ecosystem(t)
+	missing := filepath.Join(t.TempDir(), "tl", "eu-oj-keystore.p12")
+	s := start(t, nil, append(env, "SVC_DSS_VALIDATOR_OJ_KEYSTORE="+missing, "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S")...)
+	is.True(strings.Contains(s.Logs.String(), `"level":"WARN","msg":"EU LOTL signer keystore unusable`))
+	td := waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.State == "CURRENT" })
+	is.True(!td.Current)
+	is.True(!td.AnchorDataAuthenticated)
+	is.Equal(list(td, "EU").Authenticity, "NOT_CHECKED")
+	is.Equal(list(td, "CH").Authenticity, "VALID") // the Swiss list has its own certificate
+	is.Equal(td.Banner.Category, "signature-not-checked")
+	is.True(strings.Contains(td.Banner.Text, missing))
+}
+
+func list(td verdict.TrustData, territory string) verdict.ListStatus {
+	for _, l := range td.Lists {
+		if l.Territory == territory {
+			return l
+		}
+	}
+	return verdict.ListStatus{}
+}
