@@ -21,8 +21,14 @@ func Authenticate(data []byte, allowed []*x509.Certificate) trust.Authenticity {
 	if len(allowed) == 0 {
 		return trust.AuthNotChecked
 	}
-	res, err := xmldsig.Verify(data, xmldsig.WithCertificates(allowed...))
-	return authenticity(res, err, allowed)
+	if len(data) > xmldsig.MaxDocumentSize {
+		return trust.AuthIndeterminate
+	}
+	doc, err := xmldsig.ParseDocument(data)
+	if err != nil {
+		return trust.AuthIndeterminate
+	}
+	return AuthenticateTree(doc, allowed)
 }
 
 // AuthenticateTree is [Authenticate] over a document already parsed by
@@ -32,11 +38,12 @@ func AuthenticateTree(doc *etree.Document, allowed []*x509.Certificate) trust.Au
 		return trust.AuthNotChecked
 	}
 	res, err := xmldsig.VerifyDocument(doc, xmldsig.WithCertificates(allowed...))
-	return authenticity(res, err, allowed)
-}
-
-func authenticity(res *xmldsig.Result, err error, allowed []*x509.Certificate) trust.Authenticity {
 	switch {
+	case err == nil && !coversDocument(res, doc.Root()):
+		// An intact signature over part of the list vouches for that part
+		// only: the rest could have been changed (EU DSS's TL policy
+		// requires the full scope, FullScope at FAIL).
+		return trust.AuthIndeterminate
 	case err == nil && allowedSigner(res.Signer, allowed):
 		return trust.AuthValid
 	case err == nil:
@@ -46,6 +53,24 @@ func authenticity(res *xmldsig.Result, err error, allowed []*x509.Certificate) t
 	default:
 		return trust.AuthIndeterminate
 	}
+}
+
+// coversDocument reports whether a verified reference covers the whole
+// list: the document (URI "" or #xpointer(/)) or its root element by Id.
+func coversDocument(res *xmldsig.Result, root *etree.Element) bool {
+	id := ""
+	if root != nil {
+		id = root.SelectAttrValue("Id", "")
+	}
+	for _, r := range res.References {
+		switch {
+		case r.URI == "", r.URI == "#xpointer(/)":
+			return true
+		case id != "" && (r.URI == "#"+id || r.URI == "#xpointer(id('"+id+"'))"):
+			return true
+		}
+	}
+	return false
 }
 
 // allowedSigner accepts the signer when it is one of the allowed
