@@ -210,6 +210,14 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 				source = lotl.AnchorSource
 			}
 			st := s.load(ctx, m, prev, p.Location, func(trust.List) []*x509.Certificate { return certs }, source)
+			if st.List != nil && st.List.Territory != p.Territory {
+				// Another territory's list at this pointer's location is a
+				// substituted list, whoever signed it.
+				s.logger.WarnContext(ctx, "trusted list: territory differs from its LOTL pointer", slog.String("pointer", p.Territory), slog.String("list", st.List.Territory), slog.String("url", p.Location))
+				st.Territory, st.Authenticity, st.LastFailure = p.Territory, trust.AuthIndeterminate, "signature-indeterminate"
+				out[i] = st
+				return
+			}
 			lotlDoubtful := lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate
 			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
 			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotlDoubtful || unreadable) {

@@ -437,3 +437,20 @@ func TestUnreadablePointerSigners(t *testing.T) {
 	is.Equal(list(td, "DE").Authenticity, "INDETERMINATE")
 	is.Equal(list(td, "FR").Authenticity, "VALID")
 }
+
+// Another territory's list served at a pointer's location is substituted,
+// even when a signer the pointer announces signed it.
+func TestSubstitutedMemberList(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	e := newEnv(t)
+	fr := e.eco.Spec("FR")
+	is.NoErr(e.eco.Publish("DE", fr, 0)) // FR's content at DE's address, same signer
+	s := e.store(t, e.sources())
+	s.Refresh(context.Background())
+	td := e.status(s)
+	is.Equal(list(td, "DE").Authenticity, "INDETERMINATE")
+	is.Equal(list(td, "FR").Authenticity, "VALID")
+	is.True(td.Degraded)
+	is.True(strings.Contains(e.logs.String(), "territory differs from its LOTL pointer"))
+}
