@@ -110,7 +110,7 @@ func (s *TrustStore) pass(ctx context.Context, m mode) *trust.Snapshot {
 	if s.sources.SwissURL != "" {
 		prevCH := byURL[s.sources.SwissURL]
 		prevCH.Territory, prevCH.Kind, prevCH.Framework = "CH", trust.TL, trust.CHZERTES
-		swiss := func(trust.List) []*x509.Certificate { return s.sources.SwissCerts }
+		swiss := func(trust.List) ([]*x509.Certificate, bool) { return s.sources.SwissCerts, false }
 		lists = append(lists, s.load(ctx, m, prevCH, s.sources.SwissURL, swiss, s.sources.SwissSource))
 	}
 	next := &trust.Snapshot{Lists: lists, PrivateCA: s.privateCA}
@@ -126,7 +126,7 @@ func (s *TrustStore) pass(ctx context.Context, m mode) *trust.Snapshot {
 // Journal's re-anchoring practice).
 func (s *TrustStore) loadLOTL(ctx context.Context, m mode, prev trust.ListState) trust.ListState {
 	prev.Territory, prev.Kind, prev.Framework = "EU", trust.LOTL, trust.EUEIDAS
-	signers := func(l trust.List) []*x509.Certificate { return s.lotlSignerSet(ctx, m, l) }
+	signers := func(l trust.List) ([]*x509.Certificate, bool) { return s.lotlSignerSet(ctx, m, l), false }
 	return s.load(ctx, m, prev, s.sources.LOTLURL, signers, s.sources.OJSource)
 }
 
@@ -153,7 +153,7 @@ func (s *TrustStore) lotlSignerSet(ctx context.Context, m mode, lotl trust.List)
 				continue
 			}
 			current := certs
-			pl, auth, err := readList(data, func(trust.List) []*x509.Certificate { return current })
+			pl, auth, err := readList(data, func(trust.List) ([]*x509.Certificate, bool) { return current, false })
 			if err != nil || auth != trust.AuthValid {
 				continue
 			}
@@ -209,15 +209,12 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 				certs = nil
 				source = lotl.AnchorSource
 			}
-			st := s.load(ctx, m, prev, p.Location, func(trust.List) []*x509.Certificate { return certs }, source)
-			if st.List != nil && st.List.Territory != p.Territory {
+			signers := func(l trust.List) ([]*x509.Certificate, bool) {
 				// Another territory's list at this pointer's location is a
 				// substituted list, whoever signed it.
-				s.logger.WarnContext(ctx, "trusted list: territory differs from its LOTL pointer", slog.String("pointer", p.Territory), slog.String("list", st.List.Territory), slog.String("url", p.Location))
-				st.Territory, st.Authenticity, st.LastFailure = p.Territory, trust.AuthIndeterminate, "signature-indeterminate"
-				out[i] = st
-				return
+				return certs, l.Territory != p.Territory
 			}
+			st := s.load(ctx, m, prev, p.Location, signers, source)
 			lotlDoubtful := lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate
 			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
 			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotlDoubtful || unreadable) {
@@ -281,8 +278,10 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 	return st
 }
 
-// signerSet returns the certificates allowed to sign a parsed list.
-type signerSet func(trust.List) []*x509.Certificate
+// signerSet returns the certificates allowed to sign a parsed list, and
+// true when the list is not the one expected at its location (a
+// substituted list), whatever its signature.
+type signerSet func(trust.List) (certs []*x509.Certificate, substituted bool)
 
 // adopt parses and authenticates data and records outcome (zero: no
 // refresh outcome, a cache load). keepFailure keeps LastFailure as set.
@@ -308,7 +307,9 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 	st = rec.Bookkeeping(st)
 	st.List, st.Authenticity, st.ParseFailed = &l, auth, false
 	st.Framework = trustlist.Framework(l)
-	if l.Territory != "" {
+	if st.Territory == "" {
+		// The entry is named by where the list was expected (its pointer);
+		// the list names it only when nothing else does.
 		st.Territory = l.Territory
 	}
 	if !keepFailure {
@@ -326,7 +327,7 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 // readList parses data once and checks the list's own signature on the
 // same tree: the tokenising is most of the cost of a refresh. A document
 // the signature checker cannot read is parsed from its bytes and comes out
-// INDETERMINATE (or NOT_CHECKED) as its signature cannot be checked.
+// INDETERMINATE: its signature cannot be checked.
 func readList(data []byte, signers signerSet) (trust.List, trust.Authenticity, error) {
 	if len(data) > trustlist.MaxInputBytes {
 		_, err := trustlist.Parse(data) // reports the limit
@@ -338,13 +339,17 @@ func readList(data []byte, signers signerSet) (trust.List, trust.Authenticity, e
 		if perr != nil {
 			return trust.List{}, 0, perr
 		}
-		return l, trustlist.Authenticate(data, signers(l)), nil
+		return l, trust.AuthIndeterminate, nil // a signature we cannot read
 	}
 	l, err := trustlist.ParseTree(tree)
 	if err != nil {
 		return trust.List{}, 0, err
 	}
-	return l, trustlist.AuthenticateTree(tree, signers(l)), nil
+	certs, substituted := signers(l)
+	if substituted {
+		return l, trust.AuthIndeterminate, nil
+	}
+	return l, trustlist.AuthenticateTree(tree, certs), nil
 }
 
 // persist writes what a pass learnt back to the cache: new bytes that
