@@ -1,14 +1,3 @@
-// Package egress is the service's outbound HTTP: one client configuration
-// (proxy, timeouts) for everything that leaves the process, and the
-// trusted-list download built on it.
-//
-// # What applies where
-//
-// The proxy applies to all outbound HTTP, the trusted-list refresh
-// included. The private-network guard and the host allow-list apply only
-// to certificate-driven fetches (AIA, OCSP, CRL), whose URLs come from
-// untrusted uploads; trusted-list URLs are configured by the operator and
-// are never subject to them (validation-service.md, "Egress control").
 package egress
 
 import (
@@ -27,8 +16,25 @@ type Options struct {
 	ProxyHost string
 	ProxyPort int
 	// Timeout bounds one whole exchange (connect, headers, body). Zero
-	// means DefaultTimeout.
+	// means DefaultTimeout for NewClient and DefaultCertTimeout for
+	// NewCertClient.
 	Timeout time.Duration
+
+	// DenyPrivateNetworks, AllowedHosts and Resolver concern
+	// certificate-driven fetches only: NewCertClient applies them,
+	// NewClient ignores them.
+	//
+	// DenyPrivateNetworks refuses addresses for which BlockedAddr is
+	// true. The zero value does not deny; callers pass the configured
+	// value, whose default is true.
+	DenyPrivateNetworks bool
+	// AllowedHosts, when not empty, is the only hosts certificate-driven
+	// fetches may reach: exact names, compared case-insensitively,
+	// without a trailing dot. Empty means any host.
+	AllowedHosts []string
+	// Resolver resolves host names for direct connections; nil means
+	// net.DefaultResolver. Tests use it to simulate DNS answers.
+	Resolver Resolver
 }
 
 // DefaultTimeout bounds one outbound exchange. Trusted lists are a few
@@ -48,11 +54,11 @@ func NewClient(o Options) (*http.Client, error) {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	if o.ProxyHost != "" {
-		if o.ProxyPort < 1 || o.ProxyPort > 65535 {
-			return nil, fmt.Errorf("egress: proxy %s needs a port from 1 to 65535, got %d", o.ProxyHost, o.ProxyPort)
-		}
-		proxy := &url.URL{Scheme: "http", Host: net.JoinHostPort(o.ProxyHost, strconv.Itoa(o.ProxyPort))}
+	proxy, err := o.proxyURL()
+	if err != nil {
+		return nil, err
+	}
+	if proxy != nil {
 		t.Proxy = http.ProxyURL(proxy)
 	}
 	timeout := o.Timeout
@@ -60,4 +66,15 @@ func NewClient(o Options) (*http.Client, error) {
 		timeout = DefaultTimeout
 	}
 	return &http.Client{Transport: t, Timeout: timeout}, nil
+}
+
+// proxyURL returns the proxy of o, or nil for direct connections.
+func (o Options) proxyURL() (*url.URL, error) {
+	if o.ProxyHost == "" {
+		return nil, nil
+	}
+	if o.ProxyPort < 1 || o.ProxyPort > 65535 {
+		return nil, fmt.Errorf("egress: proxy %s needs a port from 1 to 65535, got %d", o.ProxyHost, o.ProxyPort)
+	}
+	return &url.URL{Scheme: "http", Host: net.JoinHostPort(o.ProxyHost, strconv.Itoa(o.ProxyPort))}, nil
 }

@@ -1,0 +1,227 @@
+package egress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+)
+
+// A Resolver looks up the addresses of a host name. *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// A BlockReason says why the guard refused a certificate-driven fetch.
+type BlockReason int
+
+// Reasons for refusing a fetch.
+const (
+	// BlockedScheme: the URL's scheme is not http or https.
+	BlockedScheme BlockReason = iota + 1
+	// BlockedHost: the host is not on the allow-list.
+	BlockedHost
+	// BlockedAddress: the host is, names or resolves to an address in a
+	// range BlockedAddr refuses.
+	BlockedAddress
+)
+
+func (r BlockReason) String() string {
+	switch r {
+	case BlockedScheme:
+		return "scheme not allowed"
+	case BlockedHost:
+		return "host not on the allow-list"
+	case BlockedAddress:
+		return "private or special-purpose address"
+	}
+	return fmt.Sprintf("BlockReason(%d)", int(r))
+}
+
+// A BlockedError reports a certificate-driven fetch the guard refused. No
+// connection to the refused host or address was made. Callers treat it as
+// "revocation data unavailable from this source".
+type BlockedError struct {
+	// URL is the URL refused, password redacted (a redirect target
+	// when the redirect was refused).
+	URL  string
+	Host string
+	// Addr is the refused address when Reason is BlockedAddress and the
+	// host was an address or resolved to one; invalid otherwise.
+	Addr   netip.Addr
+	Reason BlockReason
+}
+
+func (e *BlockedError) Error() string {
+	var b strings.Builder
+	b.WriteString("egress: blocked")
+	if e.URL != "" {
+		b.WriteString(" " + e.URL)
+	}
+	b.WriteString(": " + e.Reason.String())
+	if e.Addr.IsValid() && e.Addr.String() != e.Host {
+		fmt.Fprintf(&b, " (%s resolves to %s)", e.Host, e.Addr)
+	} else if e.Host != "" {
+		fmt.Fprintf(&b, " (%s)", e.Host)
+	}
+	return b.String()
+}
+
+// IsBlocked reports whether err is, or wraps, a *BlockedError.
+func IsBlocked(err error) bool {
+	_, ok := errors.AsType[*BlockedError](err)
+	return ok
+}
+
+// blockedPrefixes are the ranges DenyPrivateNetworks refuses. The spec
+// names loopback, link-local (the cloud metadata address 169.254.169.254
+// included), site-local, IPv6 unique-local, any and multicast; the
+// shared address space and the reserved range are added because they are
+// not reachable public hosts either (some clouds put metadata services in
+// 100.64.0.0/10), and the deprecated IPv6 site-local and IPv4-compatible
+// ranges because operating systems still route some of them locally.
+var blockedPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),      // "this network", 0.0.0.0 = any
+	netip.MustParsePrefix("10.0.0.0/8"),     // site-local (RFC 1918)
+	netip.MustParsePrefix("100.64.0.0/10"),  // shared address space (RFC 6598)
+	netip.MustParsePrefix("127.0.0.0/8"),    // loopback
+	netip.MustParsePrefix("169.254.0.0/16"), // link-local, cloud metadata
+	netip.MustParsePrefix("172.16.0.0/12"),  // site-local (RFC 1918)
+	netip.MustParsePrefix("192.168.0.0/16"), // site-local (RFC 1918)
+	netip.MustParsePrefix("224.0.0.0/4"),    // multicast
+	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, broadcast
+	netip.MustParsePrefix("::/96"),          // any (::), loopback (::1), IPv4-compatible
+	netip.MustParsePrefix("fc00::/7"),       // unique-local
+	netip.MustParsePrefix("fe80::/10"),      // link-local
+	netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
+	netip.MustParsePrefix("ff00::/8"),       // multicast
+}
+
+// Prefixes that embed an IPv4 address, which is then judged instead.
+var (
+	nat64Prefix = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052
+	sixToFour   = netip.MustParsePrefix("2002::/16")    // RFC 3056
+)
+
+// BlockedAddr reports whether DenyPrivateNetworks refuses connections to
+// a: loopback, link-local, site-local, unique-local, unspecified, multicast,
+// shared (100.64.0.0/10) and reserved addresses, IPv4-mapped forms of
+// them, and NAT64 or 6to4 addresses embedding them. An invalid address is
+// refused.
+func BlockedAddr(a netip.Addr) bool {
+	if !a.IsValid() {
+		return true
+	}
+	// Prefix.Contains never matches a zoned address, so drop the zone;
+	// an IPv4-mapped address is judged as the IPv4 address it maps.
+	a = a.WithZone("").Unmap()
+	for _, p := range blockedPrefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	if nat64Prefix.Contains(a) {
+		b := a.As16()
+		return BlockedAddr(netip.AddrFrom4([4]byte(b[12:16])))
+	}
+	if sixToFour.Contains(a) {
+		b := a.As16()
+		return BlockedAddr(netip.AddrFrom4([4]byte(b[2:6])))
+	}
+	return false
+}
+
+// guard is the policy of one certificate client.
+type guard struct {
+	deny     bool
+	allowed  map[string]bool // nil: any host
+	resolver Resolver
+}
+
+func newGuard(o Options, r Resolver) *guard {
+	g := &guard{deny: o.DenyPrivateNetworks, resolver: r}
+	for _, h := range o.AllowedHosts {
+		if h = normalizeHost(h); h != "" {
+			if g.allowed == nil {
+				g.allowed = make(map[string]bool)
+			}
+			g.allowed[h] = true
+		}
+	}
+	return g
+}
+
+// normalizeHost lower-cases a host name and drops a trailing dot, the only
+// two differences in spelling that name the same host in DNS.
+func normalizeHost(h string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+}
+
+// checkURL applies everything that can be decided before a connection:
+// scheme, allow-list, and with deny, IP literals and names that denote
+// local or numeric addresses. Behind a proxy it is all the guard can do.
+func (g *guard) checkURL(u *url.URL) error {
+	blocked := func(host string, addr netip.Addr, r BlockReason) error {
+		return &BlockedError{URL: u.Redacted(), Host: host, Addr: addr, Reason: r}
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return blocked(u.Hostname(), netip.Addr{}, BlockedScheme)
+	}
+	host := normalizeHost(u.Hostname())
+	if host == "" {
+		return blocked(host, netip.Addr{}, BlockedHost)
+	}
+	if g.allowed != nil && !g.allowed[host] {
+		return blocked(host, netip.Addr{}, BlockedHost)
+	}
+	if !g.deny {
+		return nil
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if BlockedAddr(a) {
+			return blocked(host, a, BlockedAddress)
+		}
+		return nil
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") || numericName(host) {
+		return blocked(host, netip.Addr{}, BlockedAddress)
+	}
+	return nil
+}
+
+// numericName reports a host name whose last label is all digits or
+// 0x-hex. No top-level domain looks like that, but inet_aton-style parsers
+// (some resolvers, most proxies) read such names as IPv4 addresses:
+// "2130706433", "0x7f.1" and "127.1" are all 127.0.0.1 to them.
+func numericName(host string) bool {
+	label := host[strings.LastIndexByte(host, '.')+1:]
+	if hex, ok := strings.CutPrefix(label, "0x"); ok {
+		return onlyOf(hex, "0123456789abcdef")
+	}
+	return label != "" && onlyOf(label, "0123456789")
+}
+
+func onlyOf(s, chars string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune(chars, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// control runs on every socket just before connect, with the address
+// actually dialled: the last check, whatever resolved the name.
+func (g *guard) control(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return &BlockedError{Host: address, Reason: BlockedAddress}
+	}
+	if BlockedAddr(ap.Addr()) {
+		return &BlockedError{Host: ap.Addr().String(), Addr: ap.Addr(), Reason: BlockedAddress}
+	}
+	return nil
+}

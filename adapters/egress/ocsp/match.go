@@ -1,0 +1,94 @@
+package ocsp
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/x509"
+	"encoding/asn1"
+	"errors"
+	"fmt"
+
+	"github.com/svc-dss/dss/adapters/egress/internal/der"
+)
+
+var (
+	oidSHA1   = asn1.ObjectIdentifier{1, 3, 14, 3, 2, 26}
+	oidSHA256 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 1}
+	oidSHA384 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 2}
+	oidSHA512 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 3}
+)
+
+// hashes are the CertID hash algorithms this package computes.
+var hashes = []struct {
+	oid  asn1.ObjectIdentifier
+	hash crypto.Hash
+}{
+	{oidSHA1, crypto.SHA1},
+	{oidSHA256, crypto.SHA256},
+	{oidSHA384, crypto.SHA384},
+	{oidSHA512, crypto.SHA512},
+}
+
+func hashFor(oid asn1.ObjectIdentifier) crypto.Hash {
+	for _, h := range hashes {
+		if h.oid.Equal(oid) {
+			return h.hash
+		}
+	}
+	return 0
+}
+
+func oidFor(h crypto.Hash) asn1.ObjectIdentifier {
+	for _, e := range hashes {
+		if e.hash == h {
+			return e.oid
+		}
+	}
+	return nil
+}
+
+// Matches reports whether id names cert, issued by issuer: same serial
+// number, and the hashes of cert's issuer name and of issuer's public key,
+// computed with id's hash algorithm, equal id's. The name hash is over
+// cert's issuer field as encoded in cert (RFC 6960, section 4.1.1). An
+// error means the hash algorithm is not supported.
+func (id CertID) Matches(cert, issuer *x509.Certificate) (bool, error) {
+	h := hashFor(id.HashAlgorithm)
+	if h == 0 {
+		return false, fmt.Errorf("%w: CertID hash algorithm %v", ErrUnsupported, id.HashAlgorithm)
+	}
+	if id.SerialNumber == nil || id.SerialNumber.Cmp(cert.SerialNumber) != 0 {
+		return false, nil
+	}
+	nameHash, keyHash, err := certIDHashes(h, cert, issuer)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(id.IssuerNameHash, nameHash) && bytes.Equal(id.IssuerKeyHash, keyHash), nil
+}
+
+// certIDHashes returns issuerNameHash and issuerKeyHash for cert.
+func certIDHashes(h crypto.Hash, cert, issuer *x509.Certificate) (nameHash, keyHash []byte, err error) {
+	bits, ok := der.SubjectPublicKeyBits(issuer.RawSubjectPublicKeyInfo)
+	if !ok {
+		return nil, nil, errors.New("ocsp: issuer public key unreadable")
+	}
+	hn := h.New()
+	hn.Write(cert.RawIssuer)
+	hk := h.New()
+	hk.Write(bits)
+	return hn.Sum(nil), hk.Sum(nil), nil
+}
+
+// Find returns the first SingleResponse about cert, issued by issuer. It
+// wraps [ErrNoMatchingResponse] when there is none; CertIDs with hash
+// algorithms this package does not support are skipped.
+func (b *BasicResponse) Find(cert, issuer *x509.Certificate) (SingleResponse, error) {
+	for _, sr := range b.Responses {
+		if ok, err := sr.CertID.Matches(cert, issuer); err == nil && ok {
+			return sr, nil
+		}
+	}
+	return SingleResponse{}, fmt.Errorf("%w: serial %x of %q among %d responses",
+		ErrNoMatchingResponse, cert.SerialNumber, cert.Issuer, len(b.Responses))
+}
