@@ -83,7 +83,7 @@ func TestFetchCAIssuers(t *testing.T) {
 		w.Write(b)
 	}))
 	t.Cleanup(srv.Close)
-	client := newCertClient(t, egress.Options{})
+	client := newCertClient(t, egress.Options{AllowPrivateNetworksUnsafe: true})
 
 	tests := []struct {
 		path     string
@@ -130,7 +130,7 @@ func TestFetchCAIssuersFromFixture(t *testing.T) {
 	is := is.New(t)
 	srv := pki.Start(t)
 	signer := srv.SignerRSA.Certificate
-	certs, err := egress.FetchCAIssuers(context.Background(), newCertClient(t, egress.Options{Timeout: 5 * time.Second}), signer.IssuingCertificateURL[0])
+	certs, err := egress.FetchCAIssuers(context.Background(), newCertClient(t, egress.Options{Timeout: 5 * time.Second, AllowPrivateNetworksUnsafe: true}), signer.IssuingCertificateURL[0])
 	is.NoErr(err)
 	is.Equal(len(certs), 1)
 	is.NoErr(signer.CheckSignatureFrom(certs[0]))
@@ -140,7 +140,7 @@ func TestFetchCAIssuersBlocked(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	srv := pki.Start(t)
-	client := newCertClient(t, egress.Options{DenyPrivateNetworks: true})
+	client := newCertClient(t, egress.Options{})
 	_, err := egress.FetchCAIssuers(context.Background(), client, srv.CertURL(srv.Intermediate))
 	is.True(egress.IsFetchError(err))
 	is.True(egress.IsBlocked(err))

@@ -36,7 +36,7 @@ const (
 // Before any connection, for the first URL and every redirect, it refuses
 // (with a *BlockedError, which http.Client wraps in a *url.Error) a scheme
 // other than http and https, a host not on o.AllowedHosts when that is not
-// empty, and, with o.DenyPrivateNetworks, an IP literal for which
+// empty, and, unless o.AllowPrivateNetworksUnsafe, an IP literal for which
 // BlockedAddr is true, "localhost" and "*.localhost", and numeric host
 // names that inet_aton-style parsers read as addresses.
 //

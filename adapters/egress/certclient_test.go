@@ -90,11 +90,11 @@ func newCertClient(t *testing.T, o egress.Options) *http.Client {
 	return c
 }
 
-// TestDenyPrivateNetworks: with the guard on, no request reaches the
+// TestPrivateNetworksDeniedByDefault: with the guard on, no request reaches the
 // loopback backend, whatever the URL says and whatever DNS answers.
 // Refusals of IP literals happen before any connection, so the private
 // addresses in the table are never contacted.
-func TestDenyPrivateNetworks(t *testing.T) {
+func TestPrivateNetworksDeniedByDefault(t *testing.T) {
 	t.Parallel()
 	_, hits, port := backend(t)
 	dns := newDNS(
@@ -104,7 +104,7 @@ func TestDenyPrivateNetworks(t *testing.T) {
 		"metadata.example.com", "169.254.169.254",
 		"mixed.example.com", "93.184.215.14", "mixed.example.com", "127.0.0.1",
 	)
-	client := newCertClient(t, egress.Options{DenyPrivateNetworks: true, Resolver: dns})
+	client := newCertClient(t, egress.Options{Resolver: dns})
 	tests := []struct {
 		url    string
 		reason egress.BlockReason
@@ -170,7 +170,7 @@ func TestDialUsesTheVettedAddress(t *testing.T) {
 	is := is.New(t)
 	_, hits, port := backend(t)
 	dns := newDNS("pki.example.test", "127.0.0.1")
-	client := newCertClient(t, egress.Options{Resolver: dns})
+	client := newCertClient(t, egress.Options{AllowPrivateNetworksUnsafe: true, Resolver: dns})
 	body, err := get(t, client, "http://pki.example.test:"+port+"/ok")
 	is.NoErr(err)
 	is.Equal(body, "ok")
@@ -214,7 +214,7 @@ func TestAllowList(t *testing.T) {
 		"example.test", "127.0.0.1",
 		"pki.example.test.evil.test", "127.0.0.1",
 	)
-	client := newCertClient(t, egress.Options{AllowedHosts: []string{"PKI.Example.Test", " crl.example.test. ", ""}, Resolver: dns})
+	client := newCertClient(t, egress.Options{AllowPrivateNetworksUnsafe: true, AllowedHosts: []string{"PKI.Example.Test", " crl.example.test. ", ""}, Resolver: dns})
 	tests := []struct {
 		host    string
 		allowed bool
@@ -250,7 +250,7 @@ func TestRedirects(t *testing.T) {
 	t.Parallel()
 	srv, hits, port := backend(t)
 	dns := newDNS("pki.example.test", "127.0.0.1", "other.example.test", "127.0.0.1")
-	client := newCertClient(t, egress.Options{AllowedHosts: []string{"pki.example.test"}, Resolver: dns})
+	client := newCertClient(t, egress.Options{AllowPrivateNetworksUnsafe: true, AllowedHosts: []string{"pki.example.test"}, Resolver: dns})
 	start := "http://pki.example.test:" + port
 	tests := []struct {
 		name   string
@@ -360,7 +360,7 @@ func TestProxy(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			host, port, asked := forwardProxy(t, srv)
-			client := newCertClient(t, egress.Options{DenyPrivateNetworks: true, AllowedHosts: tt.allowed, ProxyHost: host, ProxyPort: port, Resolver: dns})
+			client := newCertClient(t, egress.Options{AllowedHosts: tt.allowed, ProxyHost: host, ProxyPort: port, Resolver: dns})
 			body, err := get(t, client, tt.url)
 			if tt.reason == 0 {
 				is.NoErr(err)

@@ -17,7 +17,7 @@
 //   - [NewClient], [ListSource]: trusted-list downloads.
 //   - [NewCertClient]: the client for URLs taken from certificates. Before
 //     any connection it refuses schemes other than http and https, hosts
-//     off the allow-list, and, with DenyPrivateNetworks, IP literals in
+//     off the allow-list, and, unless AllowPrivateNetworksUnsafe, IP literals in
 //     blocked ranges ([BlockedAddr]), "localhost" names and numeric host
 //     names. Connecting directly it resolves the name itself, vets every
 //     address and dials the vetted address, so a DNS answer that changes

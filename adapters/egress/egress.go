@@ -20,14 +20,15 @@ type Options struct {
 	// NewCertClient.
 	Timeout time.Duration
 
-	// DenyPrivateNetworks, AllowedHosts and Resolver concern
+	// AllowPrivateNetworksUnsafe, AllowedHosts and Resolver concern
 	// certificate-driven fetches only: NewCertClient applies them,
 	// NewClient ignores them.
 	//
-	// DenyPrivateNetworks refuses addresses for which BlockedAddr is
-	// true. The zero value does not deny; callers pass the configured
-	// value, whose default is true.
-	DenyPrivateNetworks bool
+	// AllowPrivateNetworksUnsafe lets certificate-driven fetches reach
+	// addresses for which BlockedAddr is true. The zero value denies them,
+	// so that a caller who forgets the option is safe; it is set only when
+	// svc.dss.validator.egress.deny-private-networks is false.
+	AllowPrivateNetworksUnsafe bool
 	// AllowedHosts, when not empty, is the only hosts certificate-driven
 	// fetches may reach: exact names, compared case-insensitively,
 	// without a trailing dot. Empty means any host.

@@ -76,7 +76,8 @@ func IsBlocked(err error) bool {
 	return ok
 }
 
-// blockedPrefixes are the ranges DenyPrivateNetworks refuses. The spec
+// blockedPrefixes are the ranges the guard refuses unless
+// AllowPrivateNetworksUnsafe. The spec
 // names loopback, link-local (the cloud metadata address 169.254.169.254
 // included), site-local, IPv6 unique-local, any and multicast; the
 // shared address space and the reserved range are added because they are
@@ -106,7 +107,7 @@ var (
 	sixToFour   = netip.MustParsePrefix("2002::/16")    // RFC 3056
 )
 
-// BlockedAddr reports whether DenyPrivateNetworks refuses connections to
+// BlockedAddr reports whether the guard refuses connections to
 // a: loopback, link-local, site-local, unique-local, unspecified, multicast,
 // shared (100.64.0.0/10) and reserved addresses, IPv4-mapped forms of
 // them, and NAT64 or 6to4 addresses embedding them. An invalid address is
@@ -142,7 +143,7 @@ type guard struct {
 }
 
 func newGuard(o Options, r Resolver) *guard {
-	g := &guard{deny: o.DenyPrivateNetworks, resolver: r}
+	g := &guard{deny: !o.AllowPrivateNetworksUnsafe, resolver: r}
 	for _, h := range o.AllowedHosts {
 		if h = normalizeHost(h); h != "" {
 			if g.allowed == nil {

@@ -27,7 +27,7 @@ import (
 
 func certClient(t *testing.T) *http.Client {
 	t.Helper()
-	c, err := egress.NewCertClient(egress.Options{Timeout: 5 * time.Second})
+	c, err := egress.NewCertClient(egress.Options{Timeout: 5 * time.Second, AllowPrivateNetworksUnsafe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestFetchUnavailable(t *testing.T) {
 		http.NotFound(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	guarded, err := egress.NewCertClient(egress.Options{DenyPrivateNetworks: true})
+	guarded, err := egress.NewCertClient(egress.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

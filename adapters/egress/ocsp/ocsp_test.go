@@ -24,7 +24,7 @@ import (
 // the fixture PKI listens on 127.0.0.1.
 func certClient(t *testing.T) *http.Client {
 	t.Helper()
-	c, err := egress.NewCertClient(egress.Options{Timeout: 5 * time.Second})
+	c, err := egress.NewCertClient(egress.Options{Timeout: 5 * time.Second, AllowPrivateNetworksUnsafe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestExchangeUnavailable(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	guarded, err := egress.NewCertClient(egress.Options{DenyPrivateNetworks: true})
+	guarded, err := egress.NewCertClient(egress.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
