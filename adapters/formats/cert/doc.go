@@ -1,0 +1,55 @@
+// Package cert reads X.509 certificates the way signature validation needs
+// them, including the real European certificates that crypto/x509 refuses,
+// and checks signatures made with certificate keys.
+//
+// # Scope
+//
+//   - Parse reads one DER certificate into an *x509.Certificate. It first
+//     asks crypto/x509. When that fails it repairs what it knows crypto/x509
+//     objects to (a negative serial number, a public key on a brainpool
+//     curve or of type id-RSASSA-PSS, duplicate certificate-policy OIDs, one
+//     unreadable extension), parses the repaired copy with crypto/x509 and
+//     puts the original values back. When even that fails it reads the
+//     TBSCertificate itself (see ParseDetailed for the fields it fills).
+//     Raw, RawTBSCertificate, Signature and RawSubjectPublicKeyInfo are
+//     always the original bytes, so certificate signatures still verify.
+//   - ParseAll reads concatenated DER certificates; ParseDetailed also says
+//     which way a certificate was read and which deviations were tolerated.
+//   - ParsePublicKey reads a SubjectPublicKeyInfo: what crypto/x509 reads,
+//     plus ECDSA keys on brainpoolP256r1/P384r1/P512r1 (and the t1 twists),
+//     through github.com/ProtonMail/go-crypto/brainpool, and RSA keys
+//     labelled id-RSASSA-PSS.
+//   - ParseSignatureAlgorithm, CheckSignature, CheckDigestSignature and
+//     CheckCertificateSignature verify signatures: RSA PKCS #1 v1.5,
+//     RSASSA-PSS with its parameters, ECDSA (DER and the BSI TR-03111 plain
+//     r||s form) on the NIST and brainpool curves, and Ed25519; with SHA-1,
+//     SHA-2 and SHA-3 digests. CMS and certificate path building use them.
+//
+// # Negative serial numbers
+//
+// crypto/x509 refuses negative serial numbers since Go 1.23 unless the
+// GODEBUG setting x509negativeserial=1 is in effect. A library cannot set
+// it for one call: the //go:debug directive only works in main packages
+// and test files, and changing the GODEBUG environment variable at run
+// time changes it for the whole process. Parse therefore does not depend on
+// it: with the setting crypto/x509 reads such a certificate directly, and
+// without it the repair path does, with the same result.
+//
+// # Defences
+//
+// Input is untrusted. Sizes and counts are bounded by the constants in
+// limits.go; lenient reading never guesses a value it cannot decode, it
+// leaves the field empty and records a Deviation. All cryptography is
+// crypto/rsa, crypto/ecdsa, crypto/ed25519 and crypto/sha*; brainpool curve
+// arithmetic comes from ProtonMail/go-crypto through crypto/ecdsa.
+//
+// # Non-goals
+//
+//   - Path building and validation, revocation, name constraints: callers
+//     do them with the parsed certificates.
+//   - Elliptic-curve keys with explicit (specifiedCurve) parameters,
+//     compressed points, brainpool curves other than 256/384/512 bits, DSA,
+//     Ed448, MD5 and RIPEMD-160: refused with ErrUnsupported.
+//   - Ed25519 over a precomputed digest (CheckDigestSignature): pure EdDSA
+//     signs the message itself.
+package cert
