@@ -11,7 +11,7 @@ import (
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/svc-dss/dss/adapters/egress/internal/der"
-	"github.com/svc-dss/dss/adapters/egress/internal/sigalg"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 var (
@@ -75,8 +75,8 @@ func Parse(data []byte) (*CRL, error) {
 		return nil, malformed("signatureValue")
 	}
 	c.Signature = sig.Bytes
-	if alg, err := sigalg.Parse(outerAlg); err == nil {
-		c.SignatureAlgorithm = alg.X509
+	if alg, err := cert.ParseSignatureAlgorithm(outerAlg, 0); err == nil {
+		c.SignatureAlgorithm = alg.X509()
 	}
 
 	innerAlg, err := c.parseTBS(tbs)

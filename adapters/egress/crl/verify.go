@@ -5,7 +5,7 @@ import (
 	"crypto/x509"
 	"fmt"
 
-	"github.com/svc-dss/dss/adapters/egress/internal/sigalg"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 // CheckSignatureFrom verifies that issuer signed c: issuer's subject is
@@ -20,11 +20,11 @@ func (c *CRL) CheckSignatureFrom(issuer *x509.Certificate) error {
 	if issuer.KeyUsage != 0 && issuer.KeyUsage&x509.KeyUsageCRLSign == 0 {
 		return fmt.Errorf("%w: %q has no key usage cRLSign", ErrWrongIssuer, issuer.Subject)
 	}
-	alg, err := sigalg.Parse(c.RawSignatureAlgorithm)
+	alg, err := cert.ParseSignatureAlgorithm(c.RawSignatureAlgorithm, 0)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
-	if err := alg.Verify(issuer.PublicKey, c.RawTBSCertList, c.Signature); err != nil {
+	if err := cert.CheckSignature(issuer.PublicKey, alg, c.RawTBSCertList, c.Signature); err != nil {
 		return fmt.Errorf("%w: by %q: %w", ErrSignatureInvalid, issuer.Subject, err)
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/svc-dss/dss/adapters/egress/internal/der"
-	"github.com/svc-dss/dss/adapters/egress/internal/sigalg"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 var (
@@ -103,8 +103,8 @@ func parseBasic(data []byte) (*BasicResponse, error) {
 		return nil, malformed("signatureAlgorithm")
 	}
 	b.RawSignatureAlgorithm = algDER
-	if alg, err := sigalg.Parse(algDER); err == nil {
-		b.SignatureAlgorithm = alg.X509
+	if alg, err := cert.ParseSignatureAlgorithm(algDER, 0); err == nil {
+		b.SignatureAlgorithm = alg.X509()
 	}
 	var sig asn1.BitString
 	if !seq.ReadASN1BitString(&sig) || sig.BitLength%8 != 0 {

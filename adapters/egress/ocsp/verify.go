@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/svc-dss/dss/adapters/egress/internal/der"
-	"github.com/svc-dss/dss/adapters/egress/internal/sigalg"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 // oidNoCheck is id-pkix-ocsp-nocheck (RFC 6960, section 4.2.2.2.1).
@@ -93,14 +93,14 @@ var (
 
 // authorised reports whether cert is a responder delegated by issuer
 // (RFC 6960, section 4.2.2.2).
-func authorised(cert, issuer *x509.Certificate) error {
-	if !bytes.Equal(cert.RawIssuer, issuer.RawSubject) {
+func authorised(responder, issuer *x509.Certificate) error {
+	if !bytes.Equal(responder.RawIssuer, issuer.RawSubject) {
 		return errWrongIssuer
 	}
-	if err := sigalg.CheckCertificate(cert, issuer); err != nil {
+	if err := cert.CheckCertificateSignature(responder, issuer.PublicKey); err != nil {
 		return fmt.Errorf("%w: %w", errWrongIssuer, err)
 	}
-	for _, u := range cert.ExtKeyUsage {
+	for _, u := range responder.ExtKeyUsage {
 		if u == x509.ExtKeyUsageOCSPSigning {
 			return nil
 		}
@@ -111,11 +111,11 @@ func authorised(cert, issuer *x509.Certificate) error {
 // CheckSignature verifies b's signature with signer's public key and
 // nothing else: no authorisation, no responder ID.
 func (b *BasicResponse) CheckSignature(signer *x509.Certificate) error {
-	alg, err := sigalg.Parse(b.RawSignatureAlgorithm)
+	alg, err := cert.ParseSignatureAlgorithm(b.RawSignatureAlgorithm, 0)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
-	if err := alg.Verify(signer.PublicKey, b.RawResponseData, b.Signature); err != nil {
+	if err := cert.CheckSignature(signer.PublicKey, alg, b.RawResponseData, b.Signature); err != nil {
 		return fmt.Errorf("%w: by %q: %w", ErrSignatureInvalid, signer.Subject, err)
 	}
 	return nil

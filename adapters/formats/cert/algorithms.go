@@ -6,6 +6,7 @@ import (
 	_ "crypto/sha256"
 	_ "crypto/sha3"
 	_ "crypto/sha512"
+	"crypto/x509"
 	"encoding/asn1"
 	"fmt"
 
@@ -335,4 +336,41 @@ func readAlgorithmIdentifier(der []byte) (asn1.ObjectIdentifier, []byte, error) 
 func readAnyElement(s *cryptobyte.String, out *cryptobyte.String) bool {
 	var tag cbasn1.Tag
 	return s.ReadAnyASN1Element(out, &tag)
+}
+
+// X509 names a in crypto/x509's terms, for callers and policies that
+// speak them; x509.UnknownSignatureAlgorithm when it has no name there
+// (plain ECDSA, or a hash x509 does not pair with the scheme).
+func (a SignatureAlgorithm) X509() x509.SignatureAlgorithm {
+	type key struct {
+		s Scheme
+		h crypto.Hash
+	}
+	switch (key{a.Scheme, a.Hash}) {
+	case key{PKCS1v15, crypto.SHA1}:
+		return x509.SHA1WithRSA
+	case key{PKCS1v15, crypto.SHA256}:
+		return x509.SHA256WithRSA
+	case key{PKCS1v15, crypto.SHA384}:
+		return x509.SHA384WithRSA
+	case key{PKCS1v15, crypto.SHA512}:
+		return x509.SHA512WithRSA
+	case key{PSS, crypto.SHA256}:
+		return x509.SHA256WithRSAPSS
+	case key{PSS, crypto.SHA384}:
+		return x509.SHA384WithRSAPSS
+	case key{PSS, crypto.SHA512}:
+		return x509.SHA512WithRSAPSS
+	case key{ECDSA, crypto.SHA1}:
+		return x509.ECDSAWithSHA1
+	case key{ECDSA, crypto.SHA256}:
+		return x509.ECDSAWithSHA256
+	case key{ECDSA, crypto.SHA384}:
+		return x509.ECDSAWithSHA384
+	case key{ECDSA, crypto.SHA512}:
+		return x509.ECDSAWithSHA512
+	case key{Ed25519, 0}:
+		return x509.PureEd25519
+	}
+	return x509.UnknownSignatureAlgorithm
 }
