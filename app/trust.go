@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/adapters/trustlist"
 	"github.com/svc-dss/dss/domain/freshness"
@@ -175,7 +176,7 @@ func lotlSigners(l trust.List) []*x509.Certificate {
 			continue
 		}
 		for _, der := range p.SignerCertificates {
-			if c, err := x509.ParseCertificate(der); err == nil {
+			if c, err := cert.Parse(der); err == nil {
 				out = append(out, c)
 			}
 		}
@@ -196,7 +197,7 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 			defer func() { <-sem }()
 			var certs []*x509.Certificate
 			for _, der := range p.SignerCertificates {
-				if c, err := x509.ParseCertificate(der); err == nil {
+				if c, err := cert.Parse(der); err == nil {
 					certs = append(certs, c)
 				}
 			}

@@ -9,14 +9,14 @@
 package keystore
 
 import (
-	"bytes"
 	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
 
 	"software.sslmate.com/src/go-pkcs12"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 // MaxFileBytes caps a keystore or certificate file.
@@ -74,36 +74,15 @@ func read(path string) ([]byte, error) {
 
 // ParseCertificates reads one or more certificates from PEM (any number
 // of CERTIFICATE blocks; other blocks are ignored) or DER (one or several
-// concatenated).
+// concatenated), with the lenient parser that also reads the real EU
+// certificates crypto/x509 refuses.
 func ParseCertificates(raw []byte) ([]*x509.Certificate, error) {
-	if !bytes.Contains(raw, []byte("-----BEGIN")) {
-		certs, err := x509.ParseCertificates(raw)
-		if err != nil {
-			return nil, fmt.Errorf("not a DER certificate: %w", err)
-		}
-		if len(certs) == 0 {
-			return nil, errors.New("no certificate")
-		}
-		return certs, nil
-	}
-	var certs []*x509.Certificate
-	for rest := raw; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(block.Bytes)
-		if err != nil {
-			return nil, fmt.Errorf("PEM certificate %d: %w", len(certs)+1, err)
-		}
-		certs = append(certs, c)
+	certs, err := cert.ParseAll(raw)
+	if err != nil {
+		return nil, err
 	}
 	if len(certs) == 0 {
-		return nil, errors.New("no CERTIFICATE block")
+		return nil, errors.New("no certificate")
 	}
 	return certs, nil
 }
