@@ -1,0 +1,214 @@
+package certpath
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+)
+
+// Reason is why a certificate path could not be found or failed a check.
+// Each value maps to exactly one ETSI EN 319 102-1 sub-indication, given
+// by [Reason.SubIndication] and as the value's comment.
+type Reason uint8
+
+const (
+	_                      Reason = iota
+	ReasonNoChain                 // NO_CERTIFICATE_CHAIN_FOUND
+	ReasonExpired                 // EXPIRED
+	ReasonNotYetValid             // NOT_YET_VALID
+	ReasonChainConstraints        // CHAIN_CONSTRAINTS_FAILURE
+	ReasonGeneralFailure          // CERTIFICATE_CHAIN_GENERAL_FAILURE
+)
+
+// SubIndication returns the EN 319 102-1 sub-indication of r, "" for the
+// zero value.
+func (r Reason) SubIndication() string {
+	switch r {
+	case ReasonNoChain:
+		return "NO_CERTIFICATE_CHAIN_FOUND"
+	case ReasonExpired:
+		return "EXPIRED"
+	case ReasonNotYetValid:
+		return "NOT_YET_VALID"
+	case ReasonChainConstraints:
+		return "CHAIN_CONSTRAINTS_FAILURE"
+	case ReasonGeneralFailure:
+		return "CERTIFICATE_CHAIN_GENERAL_FAILURE"
+	}
+	return ""
+}
+
+// String returns the sub-indication.
+func (r Reason) String() string { return r.SubIndication() }
+
+// CheckKind names the X.509 check a [PathError] reports. Several kinds
+// share one [Reason]; the kind is for reports and tests.
+type CheckKind uint8
+
+const (
+	_                      CheckKind = iota
+	CheckExpired                     // certificate expired at the validation time (ReasonExpired)
+	CheckNotYetValid                 // certificate not yet valid at the validation time (ReasonNotYetValid)
+	CheckNotCA                       // issuing certificate without basicConstraints cA (ReasonChainConstraints)
+	CheckPathLength                  // pathLenConstraint exceeded (ReasonChainConstraints)
+	CheckKeyCertSign                 // issuing certificate's key usage lacks keyCertSign (ReasonChainConstraints)
+	CheckCriticalExtension           // critical extension not understood (ReasonGeneralFailure)
+	CheckNameChaining                // issuer name differs from the next certificate's subject (ReasonGeneralFailure)
+	CheckEmptyPath                   // the path holds no certificate (ReasonGeneralFailure)
+)
+
+var checkNames = [...]string{
+	CheckExpired:           "expired",
+	CheckNotYetValid:       "not yet valid",
+	CheckNotCA:             "issuer is not a CA",
+	CheckPathLength:        "path length constraint exceeded",
+	CheckKeyCertSign:       "issuer key usage lacks keyCertSign",
+	CheckCriticalExtension: "unhandled critical extension",
+	CheckNameChaining:      "issuer name does not chain",
+	CheckEmptyPath:         "empty path",
+}
+
+func (k CheckKind) String() string {
+	if int(k) < len(checkNames) {
+		return checkNames[k]
+	}
+	return ""
+}
+
+// Reason returns the reason a failure of this check maps to.
+func (k CheckKind) Reason() Reason {
+	switch k {
+	case CheckExpired:
+		return ReasonExpired
+	case CheckNotYetValid:
+		return ReasonNotYetValid
+	case CheckNotCA, CheckPathLength, CheckKeyCertSign:
+		return ReasonChainConstraints
+	case CheckCriticalExtension, CheckNameChaining, CheckEmptyPath:
+		return ReasonGeneralFailure
+	}
+	return 0
+}
+
+// A PathError reports the check one certificate of a path failed, in the
+// shape of x509.CertificateInvalidError.
+type PathError struct {
+	// Cert is the certificate that failed (nil for CheckEmptyPath).
+	Cert *x509.Certificate
+	// Index is Cert's position in Path.Certificates (0 is the leaf).
+	Index  int
+	Reason Reason
+	Check  CheckKind
+	// Detail says more: the validity bounds, the extension OID…
+	Detail string
+}
+
+func (e *PathError) Error() string {
+	who := "path"
+	if e.Cert != nil {
+		who = fmt.Sprintf("certificate %d (%s)", e.Index, nameString(e.Cert.RawSubject))
+	}
+	msg := "certpath: " + who + ": " + e.Check.String()
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+// SubIndication returns e.Reason's sub-indication.
+func (e *PathError) SubIndication() string { return e.Reason.SubIndication() }
+
+// MissKind says how the closest attempt to build a path failed.
+type MissKind uint8
+
+const (
+	_ MissKind = iota
+	// MissIssuerNotFound: no anchor or intermediate has a subject equal
+	// to the certificate's issuer name.
+	MissIssuerNotFound
+	// MissSignature: an issuer with the right name was found, but the
+	// certificate's signature does not verify with its key.
+	MissSignature
+	// MissLoop: every issuer found is already on the path.
+	MissLoop
+	// MissTooLong: the path reached MaxPathCertificates.
+	MissTooLong
+	// MissLimit: the search reached MaxSignatureChecks.
+	MissLimit
+)
+
+var missNames = [...]string{
+	MissIssuerNotFound: "issuer name not among anchors or intermediates",
+	MissSignature:      "issuer found but signature did not verify",
+	MissLoop:           "issuer already on the path (loop)",
+	MissTooLong:        "path too long",
+	MissLimit:          "signature check limit reached",
+}
+
+func (k MissKind) String() string {
+	if int(k) < len(missNames) {
+		return missNames[k]
+	}
+	return ""
+}
+
+// A Miss is the closest a search came to a path: how far it got and why
+// it stopped there.
+type Miss struct {
+	Kind MissKind
+	// Partial is the path built so far, leaf first; its last certificate
+	// is the one whose issuer could not be used.
+	Partial []*x509.Certificate
+	// Issuer is the name-matching candidate that failed (MissSignature,
+	// MissLoop), nil otherwise.
+	Issuer *x509.Certificate
+	// Err is the signature verification error for MissSignature.
+	Err error
+}
+
+// A NoChainError reports that no path from the certificate to an anchor
+// exists among the supplied certificates (NO_CERTIFICATE_CHAIN_FOUND),
+// with the closest miss as a hint.
+type NoChainError struct {
+	Leaf    *x509.Certificate
+	Closest Miss
+}
+
+func (e *NoChainError) Error() string {
+	msg := "certpath: no certificate chain found"
+	if e.Leaf != nil {
+		msg += " for " + nameString(e.Leaf.RawSubject)
+	}
+	m := e.Closest
+	if m.Kind == 0 {
+		return msg
+	}
+	if n := len(m.Partial); n > 0 {
+		last := m.Partial[n-1]
+		msg += fmt.Sprintf(": at %s (depth %d): ", nameString(last.RawSubject), n-1)
+		if m.Kind == MissIssuerNotFound {
+			msg += fmt.Sprintf("issuer %s not among anchors or intermediates", nameString(last.RawIssuer))
+		} else {
+			msg += m.Kind.String()
+		}
+	} else {
+		msg += ": " + m.Kind.String()
+	}
+	if m.Err != nil {
+		msg += ": " + m.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the signature error of the closest miss, if any.
+func (e *NoChainError) Unwrap() error { return e.Closest.Err }
+
+// Reason returns ReasonNoChain.
+func (e *NoChainError) Reason() Reason { return ReasonNoChain }
+
+// SubIndication returns NO_CERTIFICATE_CHAIN_FOUND.
+func (e *NoChainError) SubIndication() string { return ReasonNoChain.SubIndication() }
+
+// ErrInvalidOptions is wrapped by the errors of [Options.Validate] and
+// [Build] when the options cannot be used.
+var ErrInvalidOptions = errors.New("certpath: invalid options")
