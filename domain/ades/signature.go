@@ -1,0 +1,149 @@
+package ades
+
+import (
+	"crypto/x509"
+	"time"
+)
+
+// Format is the AdES family of a signature.
+type Format uint8
+
+const (
+	_     Format = iota
+	CAdES        // CAdES
+	PAdES        // PAdES
+	XAdES        // XAdES
+	JAdES        // JAdES
+)
+
+func (f Format) String() string {
+	switch f {
+	case CAdES:
+		return "CAdES"
+	case PAdES:
+		return "PAdES"
+	case XAdES:
+		return "XAdES"
+	case JAdES:
+		return "JAdES"
+	}
+	return ""
+}
+
+// Level is the baseline level a reader found (ETSI EN 319 122/132/142/182).
+type Level uint8
+
+const (
+	_ Level = iota
+	// NotBaseline: a signature of the format that meets no baseline level
+	// (e.g. a CMS without a signing-certificate reference).
+	NotBaseline
+	LevelB
+	LevelT
+	LevelLT
+	LevelLTA
+)
+
+// SignatureFormat is the spec's signatureFormat value, e.g.
+// CAdES_BASELINE_LT, or CAdES_NOT_ETSI for a signature of the format that
+// meets no baseline level.
+func SignatureFormat(f Format, l Level) string {
+	switch l {
+	case LevelB:
+		return f.String() + "_BASELINE_B"
+	case LevelT:
+		return f.String() + "_BASELINE_T"
+	case LevelLT:
+		return f.String() + "_BASELINE_LT"
+	case LevelLTA:
+		return f.String() + "_BASELINE_LTA"
+	}
+	return f.String() + "_NOT_ETSI"
+}
+
+// A Signature is the evidence of one signature in a document.
+type Signature struct {
+	// ID identifies the signature within the document, stably: the same
+	// document always gives the same IDs.
+	ID     string
+	Format Format
+	Level  Level
+
+	// DataObjects are what the signature covers, each with its digest
+	// check. Empty means the signed data could not be found (a detached
+	// signature without its content).
+	DataObjects []DataObject
+	// Value is the check of the signature value.
+	Value Check
+
+	// SigningCertificate is the certificate whose key verified the
+	// signature value, or the one the signer identifier names; nil when
+	// none was found among the embedded and supplied certificates.
+	SigningCertificate *x509.Certificate
+	// Reference is the signed signing-certificate reference.
+	Reference CertificateReference
+
+	// ClaimedSigningTime is the signed signing time; zero when absent.
+	ClaimedSigningTime time.Time
+	// CommitmentTypes are the signed commitment-type OIDs or URIs.
+	CommitmentTypes []string
+	// PolicyID is the signature policy identifier; empty when implicit.
+	PolicyID string
+
+	// Certificates are every certificate the signature carries (signed
+	// data, certificate values, timestamps' own excluded), deduplicated.
+	Certificates []*x509.Certificate
+	// CRLs and OCSPResponses are the embedded revocation data, raw DER:
+	// CertificateList and OCSPResponse (or BasicOCSPResponse) encodings.
+	CRLs          [][]byte
+	OCSPResponses [][]byte
+
+	// Timestamps are the signature's timestamps in document order.
+	Timestamps []Timestamp
+	// CounterSignatures are signatures over this one.
+	CounterSignatures []Signature
+
+	// Problems are format findings that do not fit a field above (an
+	// unsupported attribute, a malformed optional element), with stable
+	// codes; the process reports them as warnings or errors.
+	Problems []Problem
+}
+
+// A DataObject is one signed data object and its digest check.
+type DataObject struct {
+	Name  string // file name, reference URI or "content"
+	Found bool   // the data was available to check
+	// Intact is true when the recomputed digest matches the signed one.
+	Intact          bool
+	DigestAlgorithm string // e.g. SHA-256
+}
+
+// A Check is the outcome of one cryptographic check.
+type Check struct {
+	// Done is false when the check could not be made (no certificate,
+	// unsupported algorithm); Reason says why.
+	Done bool
+	// Valid is meaningful when Done.
+	Valid     bool
+	Algorithm string // e.g. RSA-SHA256, RSASSA-PSS-SHA256, ECDSA-SHA256
+	Reason    string // stable code when not Done or not Valid
+}
+
+// CertificateReference is the signed reference to the signing
+// certificate (ESS signing-certificate(-v2), XAdES SigningCertificate(V2),
+// JAdES x5t#S256 or sigX5ts).
+type CertificateReference struct {
+	Present bool
+	// DigestMatched: the referenced digest equals the signing
+	// certificate's. IssuerSerialMatched: the issuer and serial, when
+	// present, equal the certificate's.
+	DigestMatched       bool
+	IssuerSerialPresent bool
+	IssuerSerialMatched bool
+}
+
+// A Problem is a reader's finding, code first.
+type Problem struct {
+	Code    string
+	Message string
+}

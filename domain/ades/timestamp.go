@@ -1,0 +1,42 @@
+package ades
+
+import (
+	"crypto/x509"
+	"time"
+)
+
+// TimestampType is what a timestamp covers.
+type TimestampType uint8
+
+const (
+	_ TimestampType = iota
+	// ContentTimestamp covers the signed data before signing.
+	ContentTimestamp
+	// SignatureTimestamp covers the signature value (level T).
+	SignatureTimestamp
+	// ValidationDataTimestamp covers validation data references (CAdES-X).
+	ValidationDataTimestamp
+	// ArchiveTimestamp covers the signature and its validation data
+	// (level LTA), including a PAdES document timestamp.
+	ArchiveTimestamp
+)
+
+// A Timestamp is one RFC 3161 timestamp and its checks.
+type Timestamp struct {
+	Type    TimestampType
+	GenTime time.Time
+	// Imprint is the check of the message imprint against what the
+	// timestamp covers.
+	Imprint Check
+	// Value is the check of the token's signature.
+	Value Check
+	// TSACertificate is the certificate that signed the token; nil when
+	// not found. Certificates are those the token carries.
+	TSACertificate *x509.Certificate
+	Certificates   []*x509.Certificate
+	// Reference is the token's ESS signing-certificate reference.
+	Reference CertificateReference
+	// CRLs and OCSPResponses embedded for the TSA, raw.
+	CRLs          [][]byte
+	OCSPResponses [][]byte
+}

@@ -1,0 +1,66 @@
+package ports
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/revocation"
+)
+
+// ErrNotThisFormat is wrapped by a DocumentReader's error when the bytes
+// are not of its format; the next reader is tried.
+var ErrNotThisFormat = errors.New("not this format")
+
+// ErrUnreadable is wrapped by a DocumentReader's error when the bytes are
+// of its format but cannot be read (corrupt, truncated, over a limit):
+// the upload is unreadable (400).
+var ErrUnreadable = errors.New("unreadable document")
+
+// A Document is an upload: the signed document or signature container,
+// and the original data of detached signatures.
+type Document struct {
+	Name     string
+	Data     []byte
+	Detached []Detached
+}
+
+// Detached is one file of detached signed data.
+type Detached struct {
+	Name string
+	Data []byte
+}
+
+// DocumentReader reads the signatures of one format. Read returns an
+// error wrapping ErrNotThisFormat when doc is not of its format, one
+// wrapping ErrUnreadable when it is but cannot be read, and any other
+// error only for an infrastructure failure. A readable document without
+// signatures returns no signature and no error.
+type DocumentReader interface {
+	Read(ctx context.Context, doc Document) ([]ades.Signature, error)
+}
+
+// EmbeddedRevocation is the revocation data a document carries, raw.
+type EmbeddedRevocation struct {
+	CRLs          [][]byte
+	OCSPResponses [][]byte
+}
+
+// RevocationSource finds revocation facts for cert, issued by issuer:
+// first in the embedded data, then online (OCSP, then CRL distribution
+// points) unless it is configured offline. It returns the usable facts
+// (matching the certificate, signature checked), embedded first, then by
+// descending ThisUpdate. No fact and no error means none could be found:
+// the process decides what that means. A failed or blocked fetch is not an
+// error (the adapter logs it); errors are for a cancelled context only.
+type RevocationSource interface {
+	Revocation(ctx context.Context, cert, issuer *x509.Certificate, embedded EmbeddedRevocation) ([]revocation.Fact, error)
+}
+
+// CertificateSource finds the issuers of a certificate that the document
+// did not carry (AIA caIssuers), through the guarded egress. No
+// certificate and no error means none could be found.
+type CertificateSource interface {
+	Issuers(ctx context.Context, cert *x509.Certificate) ([]*x509.Certificate, error)
+}
