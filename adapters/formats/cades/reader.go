@@ -1,0 +1,134 @@
+package cades
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"fmt"
+
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/ports"
+)
+
+// Reader reads CAdES (and plain CMS/PKCS #7) signatures. It implements
+// ports.DocumentReader. The zero value is ready to use.
+type Reader struct{}
+
+var _ ports.DocumentReader = (*Reader)(nil)
+
+// NewReader returns a Reader.
+func NewReader() *Reader { return &Reader{} }
+
+// signedDataPrefix is the DER of the contentType OID id-signedData, which
+// follows the ContentInfo SEQUENCE header.
+var signedDataPrefix = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02}
+
+// Read returns the evidence of every SignerInfo of doc.Data, a CMS
+// ContentInfo holding SignedData (DER, BER, or PEM "PKCS7"/"CMS"), with
+// their counter-signatures nested. doc.Detached is the content of a
+// detached signature: each part is tried and the one whose digest matches
+// the message-digest is used.
+func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+	data, err := detect(doc.Data)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := cms.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: cades: %s: %w", ports.ErrUnreadable, doc.Name, err)
+	}
+	if len(sd.SignerInfos) > MaxSigners {
+		return nil, fmt.Errorf("%w: cades: more than %d signers", ports.ErrUnreadable, MaxSigners)
+	}
+	if len(doc.Detached) > MaxDetached {
+		return nil, fmt.Errorf("%w: cades: more than %d detached parts", ports.ErrUnreadable, MaxDetached)
+	}
+	rd := &reading{sd: sd, doc: doc, ids: map[string]int{}}
+	rd.shared.addSignedData(sd)
+	out := make([]ades.Signature, 0, len(sd.SignerInfos))
+	for _, si := range sd.SignerInfos {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sig, err := rd.signature(si, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sig)
+	}
+	return out, nil
+}
+
+// detect returns the BER of a ContentInfo holding SignedData, or an error
+// wrapping ports.ErrNotThisFormat (another format) or ports.ErrUnreadable
+// (a PEM PKCS #7 that does not decode).
+func detect(data []byte) ([]byte, error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if bytes.HasPrefix(trimmed, []byte("-----BEGIN PKCS7")) || bytes.HasPrefix(trimmed, []byte("-----BEGIN CMS")) {
+		block, _ := pem.Decode(trimmed)
+		if block == nil {
+			return nil, fmt.Errorf("%w: cades: PEM PKCS #7 does not decode", ports.ErrUnreadable)
+		}
+		data = block.Bytes
+		if !isSignedData(data) {
+			return nil, fmt.Errorf("%w: cades: PEM PKCS #7 holds no SignedData", ports.ErrUnreadable)
+		}
+		return data, nil
+	}
+	if !isSignedData(data) {
+		return nil, fmt.Errorf("%w: cades: not a CMS SignedData", ports.ErrNotThisFormat)
+	}
+	return data, nil
+}
+
+// isSignedData reports whether data starts like a ContentInfo whose
+// contentType is id-signedData: a SEQUENCE header (definite or
+// indefinite length) followed by the OID.
+func isSignedData(data []byte) bool {
+	if len(data) < 2 || data[0] != 0x30 {
+		return false
+	}
+	n := 2
+	switch l := data[1]; {
+	case l == 0x80: // indefinite (BER)
+	case l > 0x80:
+		n += int(l & 0x7f)
+		if l&0x7f > 4 {
+			return false
+		}
+	}
+	return len(data) >= n+len(signedDataPrefix) && bytes.Equal(data[n:n+len(signedDataPrefix)], signedDataPrefix)
+}
+
+// reading is the state of one Read.
+type reading struct {
+	sd  *cms.SignedData
+	doc ports.Document
+	ids map[string]int // IDs given, for uniqueness
+
+	count int // signatures produced, counter-signatures included
+
+	// shared are the values of the SignedData itself, common to its
+	// signers.
+	shared validationData
+}
+
+// id returns the signature ID: "S-" and the first 16 hex digits of the
+// SHA-256 of the signature value's octets; a repeated value (a signer
+// copied) gets "-2", "-3"... in document order.
+func (rd *reading) id(si *cms.SignerInfo) string {
+	sum := sha256.Sum256(si.Signature)
+	id := "S-" + hex.EncodeToString(sum[:])[:16]
+	rd.ids[id]++
+	if n := rd.ids[id]; n > 1 {
+		id = fmt.Sprintf("%s-%d", id, n)
+	}
+	return id
+}
+
+// errLimit is wrapped with ports.ErrUnreadable for input over a limit.
+var errLimit = errors.New("cades: limit exceeded")

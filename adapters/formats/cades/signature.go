@@ -1,0 +1,297 @@
+package cades
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/ports"
+)
+
+// signature builds the evidence of si: a signer of the SignedData when
+// parent is nil, else a counter-signature of parent at depth.
+func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth int) (ades.Signature, error) {
+	rd.count++
+	if rd.count > MaxSignatures {
+		return ades.Signature{}, fmt.Errorf("%w: %w: more than %d signatures", ports.ErrUnreadable, errLimit, MaxSignatures)
+	}
+	sig := ades.Signature{ID: rd.id(si), Format: ades.CAdES}
+
+	// Validation data: the SignedData's, then this signer's attributes.
+	vd := &validationData{}
+	for _, c := range rd.shared.certs {
+		vd.addCert(c)
+	}
+	for _, b := range rd.shared.crls {
+		vd.addCRL(b)
+	}
+	for _, b := range rd.shared.ocsp {
+		vd.addOCSP(b)
+	}
+	if parent == nil {
+		vd.problems = append(vd.problems, rd.shared.problems...)
+	}
+	attrCerts := vd.addAttributes(si)
+
+	// Content and signature value.
+	content, found := rd.check(&sig, si, parent, attrCerts)
+	sig.Problems = append(sig.Problems, vd.problems...)
+	vd.problems = nil
+
+	rd.attributes(&sig, si)
+
+	// Time-stamps.
+	ts, stats, err := rd.timestamps(si, parent, content, found, vd.certs)
+	if err != nil {
+		return ades.Signature{}, err
+	}
+	sig.Timestamps = ts
+	sig.Problems = append(sig.Problems, stats.problems...)
+	if vd.over || stats.over {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
+	}
+	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.certs, vd.crls, vd.ocsp
+
+	_, hasTime, _ := si.SigningTime()
+	sig.Level = level(&sig, levelFacts{
+		signedDataValues: len(rd.sd.Certificates) > 0 && len(rd.shared.crls)+len(rd.shared.ocsp) > 0,
+		signatureTS:      stats.signature,
+		archiveV3:        stats.archiveV3,
+		topLevel:         parent == nil,
+	})
+	if sig.Reference.Present && !hasTime {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "signing-certificate reference without signing-time (required by EN 319 122-1 B-B)"})
+	}
+
+	// Counter-signatures.
+	if len(si.CounterSignatures) > 0 && depth+1 > MaxCounterSignatureDepth {
+		return ades.Signature{}, fmt.Errorf("%w: %w: counter-signatures nested deeper than %d", ports.ErrUnreadable, errLimit, MaxCounterSignatureDepth)
+	}
+	for _, cs := range si.CounterSignatures {
+		c, err := rd.signature(cs, si, depth+1)
+		if err != nil {
+			return ades.Signature{}, err
+		}
+		sig.CounterSignatures = append(sig.CounterSignatures, c)
+	}
+	return sig, nil
+}
+
+// check fills DataObjects, Value, SigningCertificate and Reference, and
+// returns the signed content (nil, false when not found).
+func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra []*x509.Certificate) ([]byte, bool) {
+	obj := ades.DataObject{Name: "content"}
+	if h, err := si.Hash(); err == nil {
+		obj.DigestAlgorithm = h.String()
+	} else {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeUnsupportedAlgorithm, Message: fmt.Sprintf("digest algorithm: %v", err)})
+	}
+
+	var candidates [][]byte
+	switch {
+	case parent != nil:
+		obj.Name = "signature-value"
+		candidates = [][]byte{parent.Signature}
+	case rd.sd.Content != nil:
+		candidates = [][]byte{rd.sd.Content}
+		if len(rd.doc.Detached) > 0 {
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeDetachedIgnored, Message: "the content is attached: the detached parts supplied were not used"})
+		}
+	default:
+		for _, d := range rd.doc.Detached {
+			candidates = append(candidates, d.Data)
+		}
+	}
+
+	var res cms.SignerResult
+	var content []byte
+	if len(candidates) == 0 {
+		res = rd.sd.VerifySigner(si, nil, extra)
+	} else {
+		// The first candidate whose digest matches (or, without signed
+		// attributes, whose signature verifies); else the first.
+		for i, c := range candidates {
+			d, err := cms.DigestContent(bytes.NewReader(c), si.Hashes()...)
+			if err != nil {
+				d = cms.Digests{}
+			}
+			r := rd.sd.VerifySigner(si, d, extra)
+			ok := r.ContentErr == nil
+			if si.SignedAttrs == nil {
+				ok = r.SignatureErr == nil
+			}
+			if i == 0 || ok {
+				res, content = r, c
+			}
+			if ok {
+				break
+			}
+		}
+		obj.Found = true
+	}
+
+	switch {
+	case !obj.Found:
+	case si.SignedAttrs == nil:
+		// The signature covers the content directly.
+		obj.Intact = res.SignatureErr == nil
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSignedAttributes, Message: "no signed attributes: the signature value covers the content directly"})
+	case res.ContentErr == nil:
+		obj.Intact = true
+	case errors.Is(res.ContentErr, cms.ErrDigestMismatch):
+	case errors.Is(res.ContentErr, cms.ErrUnsupported):
+	default:
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMessageDigestMissing, Message: res.ContentErr.Error()})
+	}
+	sig.DataObjects = []ades.DataObject{obj}
+
+	// content-type: required with signed attributes, forbidden in a
+	// counter-signature (RFC 5652, 11.1).
+	if si.SignedAttrs != nil {
+		oid, ok, err := si.ContentTypeAttr()
+		switch {
+		case err != nil:
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMalformedAttribute, Message: err.Error()})
+		case parent != nil && ok:
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeCounterSignatureContentType, Message: "content-type attribute in a counter-signature"})
+		case parent == nil && !ok:
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: "no content-type attribute"})
+		case parent == nil && !oid.Equal(rd.sd.ContentType):
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: fmt.Sprintf("content-type attribute %v, eContentType %v", oid, rd.sd.ContentType)})
+		}
+	}
+
+	sig.Value = valueCheck(si, res.SignatureErr)
+	if sig.Value.Reason == CodeUnsupportedAlgorithm {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeUnsupportedAlgorithm, Message: res.SignatureErr.Error()})
+	}
+	sig.SigningCertificate = res.Certificate
+	sig.Reference = rd.signingCertReference(sig, si, res.Certificate)
+	return content, obj.Found
+}
+
+// valueCheck turns the outcome of a signature check into an ades.Check.
+func valueCheck(si *cms.SignerInfo, err error) ades.Check {
+	c := ades.Check{Algorithm: algorithmName(si)}
+	switch {
+	case err == nil:
+		c.Done, c.Valid = true, true
+	case errors.Is(err, cms.ErrSignerNotFound):
+		c.Reason = CodeSignerNotFound
+	case errors.Is(err, cms.ErrUnsupported), errors.Is(err, cms.ErrLimitExceeded):
+		c.Reason = CodeUnsupportedAlgorithm
+	case errors.Is(err, cms.ErrNoContent):
+		c.Reason = CodeNoContent
+	case errors.Is(err, cms.ErrSignatureInvalid):
+		c.Done, c.Reason = true, CodeSignatureInvalid
+	default:
+		c.Done, c.Reason = true, CodeSignatureMalformed
+	}
+	return c
+}
+
+// algorithmName names the signature algorithm of si: RSA-SHA256,
+// RSASSA-PSS-SHA256, ECDSA-SHA256, PLAIN-ECDSA-SHA256, Ed25519; empty
+// when unknown.
+func algorithmName(si *cms.SignerInfo) string {
+	alg, err := si.Algorithm()
+	if err != nil {
+		return ""
+	}
+	h := hashName(alg.Hash)
+	switch alg.Scheme {
+	case cert.PKCS1v15:
+		return "RSA-" + h
+	case cert.PSS:
+		return "RSASSA-PSS-" + h
+	case cert.ECDSA:
+		return "ECDSA-" + h
+	case cert.ECDSAPlain:
+		return "PLAIN-ECDSA-" + h
+	case cert.Ed25519:
+		return "Ed25519"
+	}
+	return ""
+}
+
+// hashName is the hash's name as algorithm names use it: SHA256,
+// SHA3-256.
+func hashName(h crypto.Hash) string {
+	switch h {
+	case crypto.SHA1:
+		return "SHA1"
+	case crypto.SHA224:
+		return "SHA224"
+	case crypto.SHA256:
+		return "SHA256"
+	case crypto.SHA384:
+		return "SHA384"
+	case crypto.SHA512:
+		return "SHA512"
+	}
+	return h.String()
+}
+
+// signingCertReference reads the ESS signing-certificate(-v2) attribute
+// of si and compares its first identifier with c.
+func (rd *reading) signingCertReference(sig *ades.Signature, si *cms.SignerInfo, c *x509.Certificate) ades.CertificateReference {
+	v2 := si.SignedAttrs.Find(cms.OIDAttrSigningCertificateV2)
+	v1 := si.SignedAttrs.Find(cms.OIDAttrSigningCertificate)
+	if len(v1)+len(v2) == 0 {
+		return ades.CertificateReference{}
+	}
+	if len(v1)+len(v2) > 1 || len(slices.Concat(attrValues(v1), attrValues(v2))) > 1 {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMultipleSigningCertRefs, Message: "more than one signing-certificate(-v2) attribute or value; the v2 one is used"})
+	}
+	var ids []cms.ESSCertID
+	var err error
+	if len(v2) > 0 && len(v2[0].Values) > 0 {
+		ids, err = cms.ParseSigningCertificate(v2[0].Values[0], true)
+	} else if len(v1) > 0 && len(v1[0].Values) > 0 {
+		ids, err = cms.ParseSigningCertificate(v1[0].Values[0], false)
+	}
+	if err != nil {
+		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMalformedAttribute, Message: fmt.Sprintf("signing-certificate: %v", err)})
+		return ades.CertificateReference{Present: true}
+	}
+	return reference(ids, c)
+}
+
+func attrValues(as []cms.Attribute) [][]byte {
+	var out [][]byte
+	for _, a := range as {
+		out = append(out, a.Values...)
+	}
+	return out
+}
+
+// reference compares the first ESS identifier (the signer's, RFC 5035
+// 5.4.1.1) with c, which may be nil.
+func reference(ids []cms.ESSCertID, c *x509.Certificate) ades.CertificateReference {
+	r := ades.CertificateReference{Present: true}
+	if len(ids) == 0 {
+		return r
+	}
+	id := ids[0]
+	r.IssuerSerialPresent = id.SerialNumber != nil
+	if c == nil || !id.Hash.Available() {
+		return r
+	}
+	h := id.Hash.New()
+	h.Write(c.Raw)
+	r.DigestMatched = bytes.Equal(h.Sum(nil), id.CertHash)
+	if r.IssuerSerialPresent && c.SerialNumber != nil && id.SerialNumber.Cmp(c.SerialNumber) == 0 {
+		for _, n := range id.IssuerNames {
+			if cert.EqualNames(n, c.RawIssuer) {
+				r.IssuerSerialMatched = true
+			}
+		}
+	}
+	return r
+}
