@@ -1,0 +1,128 @@
+package etsi
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/asn1"
+	"encoding/hex"
+
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/revocation"
+)
+
+// Inputs are the trust anchors, candidate intermediates and revocation
+// facts of one validation.
+type Inputs struct {
+	// Anchors are the trust anchors of the snapshot (certpath.AnchorsFrom).
+	Anchors []certpath.Anchor
+	// Intermediates are candidate issuers: those embedded in the document
+	// plus those fetched by AIA. The signature's and the time-stamps' own
+	// certificates are added by the process.
+	Intermediates []*x509.Certificate
+	// CheckSignature checks a certificate's signature; passed to certpath
+	// (nil: crypto/x509).
+	CheckSignature func(child *x509.Certificate, parentKey crypto.PublicKey) error
+	// Revocation holds the facts the application fetched for the links
+	// Needs returned, keyed by Key(cert).
+	Revocation map[string][]revocation.Fact
+}
+
+// Key identifies a certificate in Inputs.Revocation: lower-case hex
+// SHA-256 of its raw DER. It returns "" for nil.
+func Key(c *x509.Certificate) string {
+	if c == nil {
+		return ""
+	}
+	sum := sha256.Sum256(c.Raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// Needs returns every (certificate, issuer) link whose revocation the
+// process will look at: the links of the signing certificate's candidate
+// paths and of the time-stamping units' paths, anchors excluded (a path's
+// last certificate is never the Cert of a link) and certificates carrying
+// id-pkix-ocsp-nocheck excluded. The order is deterministic (paths in
+// certpath order, signer first, then time-stamps in document order) and
+// each link appears once. The application fetches facts for them and
+// calls Validate.
+//
+// Needs does no I/O and does not judge the paths; a signature without a
+// signing certificate or without any path gives no signer links.
+func Needs(sig ades.Signature, in Inputs) []certpath.Link {
+	var out []certpath.Link
+	seen := map[[2]string]bool{}
+	add := func(leaf *x509.Certificate, extra ...[]*x509.Certificate) {
+		if leaf == nil {
+			return
+		}
+		paths, err := certpath.Build(leaf, options(in, extra...))
+		if err != nil {
+			return
+		}
+		for _, p := range paths {
+			for _, l := range p.Links() {
+				if noCheck(l.Cert) {
+					continue
+				}
+				k := [2]string{Key(l.Cert), Key(l.Issuer)}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				out = append(out, l)
+			}
+		}
+	}
+	add(sig.SigningCertificate, sig.Certificates)
+	for _, ts := range sig.Timestamps {
+		add(ts.TSACertificate, ts.Certificates, sig.Certificates)
+	}
+	return out
+}
+
+// options are the certpath options for a leaf, with the evidence's own
+// certificates as further intermediates.
+func options(in Inputs, extra ...[]*x509.Certificate) certpath.Options {
+	var inter []*x509.Certificate
+	for _, c := range in.Intermediates {
+		if c != nil {
+			inter = append(inter, c)
+		}
+	}
+	for _, e := range extra {
+		for _, c := range e {
+			if c != nil {
+				inter = append(inter, c)
+			}
+		}
+	}
+	anchors := make([]certpath.Anchor, 0, len(in.Anchors))
+	for _, a := range in.Anchors {
+		if a.Certificate != nil {
+			anchors = append(anchors, a)
+		}
+	}
+	return certpath.Options{Intermediates: inter, Anchors: anchors, CheckSignature: in.CheckSignature}
+}
+
+// oidOCSPNoCheck is id-pkix-ocsp-nocheck (RFC 6960, section 4.2.2.2.1).
+var oidOCSPNoCheck = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 5}
+
+// noCheck reports whether c carries id-pkix-ocsp-nocheck: its revocation
+// is not checked.
+func noCheck(c *x509.Certificate) bool {
+	for _, e := range c.Extensions {
+		if e.Id.Equal(oidOCSPNoCheck) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCert reports whether a and b are the same certificate.
+func sameCert(a, b *x509.Certificate) bool {
+	return a != nil && b != nil && bytes.Equal(a.Raw, b.Raw)
+}

@@ -1,0 +1,27 @@
+package etsi
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInvalidPolicy is wrapped by every error of [Policy.Validate].
+var ErrInvalidPolicy = errors.New("etsi: invalid policy")
+
+// Policy is the validation policy of one validation, in the style of
+// x509.VerifyOptions.
+type Policy struct {
+	// ValidationTime is the time of validation (EN 319 102-1: "current
+	// time" or a time in the past the caller chooses). The zero value is
+	// invalid: Validate fails instead of defaulting to now.
+	ValidationTime time.Time
+}
+
+// Validate reports whether p can be used. It does not change p.
+func (p Policy) Validate() error {
+	if p.ValidationTime.IsZero() {
+		return fmt.Errorf("%w: ValidationTime is zero", ErrInvalidPolicy)
+	}
+	return nil
+}

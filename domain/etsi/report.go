@@ -1,0 +1,61 @@
+package etsi
+
+import (
+	"slices"
+
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
+)
+
+// Report fills a verdict.SignatureReport from a Result: signatureId,
+// signatureFormat (from r.Level), indication, subIndication (nil when
+// passed), trustFramework and anchorCountry from the anchor of r.Path
+// (EU_EIDAS or CH_ZERTES with the list's territory; UNKNOWN with a nil
+// anchorCountry for a private anchor or no path), errors and warnings
+// (copied, never nil).
+//
+// anchorDataAuthenticated is true only when the anchor came from a
+// trusted list whose territory authenticated reports as authentic
+// (authenticity VALID); authenticated may be nil (never authentic).
+//
+// Report leaves the qualifications and handwrittenEquivalent nil: the
+// caller fills them from domain/qualification.
+func Report(sig ades.Signature, r Result, authenticated func(territory string) bool) verdict.SignatureReport {
+	rep := verdict.SignatureReport{
+		SignatureID:     sig.ID,
+		SignatureFormat: ades.SignatureFormat(sig.Format, r.Level),
+		Indication:      r.Indication,
+		TrustFramework:  verdict.FrameworkUnknown,
+		Errors:          slices.Clone(r.Errors),
+		Warnings:        slices.Clone(r.Warnings),
+	}
+	if rep.Errors == nil {
+		rep.Errors = []verdict.Message{}
+	}
+	if rep.Warnings == nil {
+		rep.Warnings = []verdict.Message{}
+	}
+	if r.Indication != verdict.TotalPassed && r.SubIndication != "" {
+		sub := r.SubIndication
+		rep.SubIndication = &sub
+	}
+	if r.Path == nil || r.Path.Anchor.Private {
+		return rep
+	}
+	a := r.Path.Anchor
+	switch a.Framework {
+	case trust.EUEIDAS:
+		rep.TrustFramework = verdict.FrameworkEUEIDAS
+	case trust.CHZERTES:
+		rep.TrustFramework = verdict.FrameworkCHZertES
+	default:
+		return rep
+	}
+	if a.Territory != "" {
+		country := a.Territory
+		rep.AnchorCountry = &country
+	}
+	rep.AnchorDataAuthenticated = authenticated != nil && authenticated(a.Territory)
+	return rep
+}
