@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/egress"
+	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/tlcache"
@@ -17,16 +18,18 @@ import (
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/ports"
 )
 
 // Validator is the validation service's application.
 type Validator struct {
-	cfg       config.Validator
-	db        *sqlx.DB
-	logger    *slog.Logger
-	clock     func() time.Time
-	trust     *TrustStore
-	scheduler gocron.Scheduler
+	cfg        config.Validator
+	db         *sqlx.DB
+	logger     *slog.Logger
+	clock      func() time.Time
+	trust      *TrustStore
+	scheduler  gocron.Scheduler
+	validation validation
 }
 
 // NewValidator wires the service for cfg. It logs the warnings the spec
@@ -48,7 +51,34 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts}, nil
+	val, err := newValidation(cfg, logger, clock)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val}, nil
+}
+
+// newValidation wires the document readers and the certificate-driven
+// egress: revocation data and AIA issuers through the guarded client
+// (validation-service.md, "Egress control").
+func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (validation, error) {
+	client, err := egress.NewCertClient(egress.Options{
+		ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
+		AllowPrivateNetworksUnsafe: !cfg.Egress.DenyPrivateNetworks,
+		AllowedHosts:               cfg.Egress.AllowedHosts,
+	})
+	if err != nil {
+		return validation{}, fmt.Errorf("app: %w", err)
+	}
+	if !cfg.Egress.DenyPrivateNetworks {
+		logger.Warn("svc.dss.validator.egress.deny-private-networks is false: certificate-driven fetches may reach private and loopback addresses")
+	}
+	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
+	return validation{
+		readers:    []ports.DocumentReader{cades.NewReader()},
+		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
+		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),
+	}, nil
 }
 
 func newTrustStore(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (*TrustStore, error) {

@@ -32,6 +32,9 @@ type Validator struct {
 	ResourceRoot string
 	// Dev is set by the --dev flag: permit-all, no control database.
 	Dev bool
+	// Offline is set by the validate command's --offline flag: no
+	// network fetch for revocation data or issuers. Not a setting.
+	Offline bool
 }
 
 // Multipart holds the upload limits of the browser and API surfaces.
@@ -184,9 +187,17 @@ func (c *Validator) finish() {
 		c.MaxRequestBytes = DefaultValidatorMaxRequestBytes
 	}
 	if c.Dev {
-		c.PermitAll = true
-		c.ControlDB.URL = ""
+		c.EnableDev()
 	}
+}
+
+// EnableDev turns on development mode: permit-all and no control
+// database, whatever the sources said. The --dev flag calls it; so does
+// the validate command's own --dev.
+func (c *Validator) EnableDev() {
+	c.Dev = true
+	c.PermitAll = true
+	c.ControlDB.URL = ""
 }
 
 // Validate checks the rules that span several settings. It does not change c.

@@ -68,7 +68,10 @@ func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func
 	cfg.Swiss.TLSignerCert = config.Location{Raw: "file:" + chPath, Path: chPath}
 	cfg.TLCacheDir = filepath.Join(dir, "tl-cache")
 	cfg.Trust.StartupCatchUpDelay = 0 // show a healthy store at once
-	logger.Warn("DEVELOPMENT MODE: fixture trust data in use (test PKI and fixture trusted lists on 127.0.0.1); verdicts are meaningless for real documents",
+	// The fixture PKI's OCSP, CRL and CA-issuer servers are on 127.0.0.1,
+	// which the private-network guard refuses.
+	cfg.Egress.DenyPrivateNetworks = false
+	logger.Warn("DEVELOPMENT MODE: fixture trust data in use (test PKI and fixture trusted lists on 127.0.0.1); verdicts are meaningless for real documents; private-network egress allowed for the fixture PKI",
 		slog.String("lotl", eco.LOTLURL), slog.String("swiss", eco.SwissURL), slog.String("pki", srv.URL))
 	return cfg, stop, nil
 }

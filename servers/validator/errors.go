@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/problem"
 	"github.com/svc-dss/dss/servers/internal/upload"
@@ -37,8 +38,13 @@ func problemFor(err error) problem.Problem {
 	if e, ok := errors.AsType[*upload.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
 	}
-	if errors.Is(err, upload.ErrMalformed) {
+	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
+	}
+	if _, ok := errors.AsType[errInfrastructure](err); ok {
+		// The cause (database, network, a reader's internal failure) is
+		// in the log; the client learns only that it was not its document.
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it")
 	}
 	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
 		return problem.FromHTTP(e)

@@ -31,6 +31,16 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	var vc *validateCommand
+	if len(command) > 0 && command[0] == "validate" {
+		if vc, err = parseValidate(command[1:], stderr); err != nil {
+			return 2
+		}
+		if vc.dev {
+			cfg.EnableDev()
+		}
+		cfg.Offline = vc.offline
+	}
 	// A command prints its result on stdout; its logs go to stderr.
 	logOut := stdout
 	if command != nil {
@@ -52,6 +62,9 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		return 1
 	}
 	defer a.Close()
+	if vc != nil {
+		return vc.run(ctx, a, stdout, stderr)
+	}
 	if command != nil {
 		return runCommand(ctx, a, command, stdout, stderr)
 	}
@@ -68,9 +81,9 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 }
 
 // splitCommand separates the configuration flags from a command: the
-// arguments from the first "trust" on.
+// arguments from the first "trust" or "validate" on.
 func splitCommand(args []string) (flags, command []string) {
-	if i := slices.Index(args, "trust"); i >= 0 {
+	if i := slices.IndexFunc(args, func(a string) bool { return a == "trust" || a == "validate" }); i >= 0 {
 		return args[:i], args[i:]
 	}
 	return args, nil

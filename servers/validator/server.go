@@ -23,6 +23,7 @@ func newServer(a *app.Validator, logger *slog.Logger) *echo.Echo {
 	)
 	e.GET("/actuator/health", health(a))
 	e.GET("/api/trust-status", trustStatus(a))
+	e.POST("/api/validate", validateAPI(a))
 	return e
 }
 

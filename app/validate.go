@@ -1,0 +1,176 @@
+package app
+
+import (
+	"context"
+	"crypto"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/etsi"
+	"github.com/svc-dss/dss/domain/revocation"
+	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/ports"
+)
+
+// ErrUnreadable is wrapped by Validate's error for an upload that is no
+// signature format we read, or one of our formats that cannot be read:
+// the caller answers 400. Any other error is an infrastructure failure.
+var ErrUnreadable = ports.ErrUnreadable
+
+// maxAIAHops bounds how far up a chain issuers are fetched by AIA.
+const maxAIAHops = 4
+
+// ValidateOptions are the per-call settings of a validation.
+type ValidateOptions struct {
+	// At is the validation time; zero means the clock's now.
+	At time.Time
+	// ExtraAnchors are private anchors for this validation only (the
+	// command's --trust-anchor).
+	ExtraAnchors []*x509.Certificate
+}
+
+// validation holds the parts a validation uses; the Validator wires them.
+type validation struct {
+	readers    []ports.DocumentReader
+	revocation ports.RevocationSource
+	issuers    ports.CertificateSource
+}
+
+// Validate validates every signature of doc against one trust snapshot
+// (validation-service.md §1): a failed signature is a result, not an
+// error. The same document, snapshot and time give the same summary.
+func (v *Validator) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
+	at := o.At
+	if at.IsZero() {
+		at = v.clock()
+	}
+	policy := etsi.Policy{ValidationTime: at}
+	if err := policy.Validate(); err != nil {
+		return verdict.ValidationSummary{}, fmt.Errorf("app: %w", err)
+	}
+	sigs, err := v.read(ctx, doc)
+	if err != nil {
+		return verdict.ValidationSummary{}, err
+	}
+	snap := v.trust.Snapshot()
+	anchors := certpath.AnchorsFrom(snap, cert.Parse)
+	for _, c := range o.ExtraAnchors {
+		anchors = append(anchors, certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true})
+	}
+	authenticated := func(territory string) bool {
+		for _, l := range snap.Lists {
+			if l.Territory == territory && l.List != nil {
+				return l.Authenticity == trust.AuthValid
+			}
+		}
+		return false
+	}
+	reports := make([]verdict.SignatureReport, 0, len(sigs))
+	for _, sig := range sigs {
+		in, err := v.inputs(ctx, sig, anchors)
+		if err != nil {
+			return verdict.ValidationSummary{}, err
+		}
+		r := etsi.Validate(sig, in, policy)
+		reports = append(reports, etsi.Report(sig, r, authenticated))
+	}
+	return verdict.Summarize(doc.Name, doc.Data, reports, verdict.NewTrustData(snap, at, v.Thresholds())), nil
+}
+
+// read finds the reader of doc's format.
+func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+	if len(doc.Data) == 0 {
+		return nil, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
+	}
+	for _, r := range v.validation.readers {
+		sigs, err := r.Read(ctx, doc)
+		switch {
+		case err == nil:
+			return sigs, nil
+		case errors.Is(err, ports.ErrNotThisFormat):
+			continue
+		case errors.Is(err, ports.ErrUnreadable):
+			return nil, err
+		default:
+			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
+		}
+	}
+	return nil, fmt.Errorf("%w: not a signature format this service reads (CAdES)", ports.ErrUnreadable)
+}
+
+// inputs gathers what the process needs beyond the evidence: the issuers
+// the document lacks (AIA) and revocation facts for every link it will
+// look at.
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors []certpath.Anchor) (etsi.Inputs, error) {
+	in := etsi.Inputs{
+		Anchors:       anchors,
+		Intermediates: slices.Clone(sig.Certificates),
+		CheckSignature: func(child *x509.Certificate, key crypto.PublicKey) error {
+			return cert.CheckCertificateSignature(child, key)
+		},
+		Revocation: map[string][]revocation.Fact{},
+	}
+	for _, ts := range sig.Timestamps {
+		in.Intermediates = append(in.Intermediates, ts.Certificates...)
+	}
+	if err := v.fetchIssuers(ctx, sig, &in); err != nil {
+		return etsi.Inputs{}, err
+	}
+	embedded := ports.EmbeddedRevocation{CRLs: slices.Clone(sig.CRLs), OCSPResponses: slices.Clone(sig.OCSPResponses)}
+	for _, ts := range sig.Timestamps {
+		embedded.CRLs = append(embedded.CRLs, ts.CRLs...)
+		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)
+	}
+	for _, link := range etsi.Needs(sig, in) {
+		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded)
+		if err != nil {
+			return etsi.Inputs{}, fmt.Errorf("app: revocation: %w", err)
+		}
+		key := etsi.Key(link.Cert)
+		in.Revocation[key] = append(in.Revocation[key], facts...)
+	}
+	return in, nil
+}
+
+// fetchIssuers adds, by AIA, the issuers of the signing and timestamp
+// certificates that no embedded certificate or anchor provides, walking
+// up at most maxAIAHops.
+func (v *Validator) fetchIssuers(ctx context.Context, sig ades.Signature, in *etsi.Inputs) error {
+	var leaves []*x509.Certificate
+	if sig.SigningCertificate != nil {
+		leaves = append(leaves, sig.SigningCertificate)
+	}
+	for _, ts := range sig.Timestamps {
+		if ts.TSACertificate != nil {
+			leaves = append(leaves, ts.TSACertificate)
+		}
+	}
+	opts := func() certpath.Options {
+		return certpath.Options{Intermediates: in.Intermediates, Anchors: in.Anchors, CheckSignature: in.CheckSignature}
+	}
+	for _, leaf := range leaves {
+		next := leaf
+		for hop := 0; hop < maxAIAHops && next != nil; hop++ {
+			if paths, _ := certpath.Build(leaf, opts()); len(paths) > 0 {
+				break
+			}
+			found, err := v.validation.issuers.Issuers(ctx, next)
+			if err != nil {
+				return fmt.Errorf("app: issuers: %w", err)
+			}
+			if len(found) == 0 {
+				break
+			}
+			in.Intermediates = append(in.Intermediates, found...)
+			next = found[0]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/tl"
+	"github.com/svc-dss/dss/servers/internal/servertest"
+)
+
+// signedWorld is a validator trusting fixture lists that name the fixture
+// PKI of a running PKI server, so that OCSP and CRL answer on 127.0.0.1.
+func signedWorld(t *testing.T) (*pki.Server, *servertest.Server) {
+	t.Helper()
+	srv := pki.Start(t)
+	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eco.Close() })
+	dir := t.TempDir()
+	ks, err := eco.OJKeystore("pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s := start(t, nil,
+		"SVC_DSS_VALIDATOR_PERMIT_ALL=true",
+		"SVC_DSS_VALIDATOR_LOTL_URL="+eco.LOTLURL,
+		"SVC_DSS_VALIDATOR_OJ_KEYSTORE="+write("oj.p12", ks), "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
+		"SVC_DSS_VALIDATOR_CH_TL_URL="+eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT="+write("ch.der", eco.SwissSignerDER()),
+		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S",
+		"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false", // the fixture OCSP and CRL are on 127.0.0.1
+	)
+	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
+	return srv, s
+}
+
+func post(t *testing.T, url string, parts map[string][]byte) (*http.Response, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for name, data := range parts {
+		field := strings.SplitN(name, "#", 2)[0] // "detached#2" sends a second detached part
+		fw, err := w.CreateFormFile(field, name+".bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(data)
+	}
+	w.Close()
+	res, err := http.Post(url+"/api/validate", w.FormDataContentType(), &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, body
+}
+
+func TestValidateCAdES(t *testing.T) {
+	t.Parallel()
+	srv, s := signedWorld(t)
+	content := []byte("contract text, signed")
+	sign := func(level cades.Level, detached bool, d cades.Defect) []byte {
+		t.Helper()
+		sig, err := cades.Sign(content, cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: level, Detached: detached,
+			SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second), Defect: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	tests := []struct {
+		name       string
+		parts      map[string][]byte
+		indication string
+		sub        string
+		format     string
+	}{
+		{"B attached", map[string][]byte{"file": sign(cades.B, false, 0)}, "TOTAL_PASSED", "", "CAdES_BASELINE_B"},
+		{"T detached", map[string][]byte{"file": sign(cades.T, true, 0), "detached": content}, "TOTAL_PASSED", "", "CAdES_BASELINE_T"},
+		{"detached without its content", map[string][]byte{"file": sign(cades.B, true, 0)}, "INDETERMINATE", "SIGNED_DATA_NOT_FOUND", "CAdES_BASELINE_B"},
+		{"tampered content", map[string][]byte{"file": sign(cades.B, false, cades.TamperedContent)}, "TOTAL_FAILED", "HASH_FAILURE", "CAdES_BASELINE_B"},
+		{"bad signature value", map[string][]byte{"file": sign(cades.B, false, cades.BadSignatureValue)}, "TOTAL_FAILED", "SIG_CRYPTO_FAILURE", "CAdES_BASELINE_B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			res, body := post(t, s.URL, tt.parts)
+			is.Equal(res.StatusCode, 200)
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal(body, &sum))
+			is.Equal(sum.SignatureCount, 1)
+			r := sum.Signatures[0]
+			is.Equal(r.Indication, tt.indication) // body: see sub-indication below
+			sub := ""
+			if r.SubIndication != nil {
+				sub = *r.SubIndication
+			}
+			is.Equal(sub, tt.sub)
+			is.Equal(r.SignatureFormat, tt.format)
+			is.Equal(sum.Valid, tt.indication == "TOTAL_PASSED")
+			is.Equal(r.TrustFramework, "CH_ZERTES") // the CA is on the Swiss list too: Swiss precedence
+			is.Equal(*r.AnchorCountry, "CH")
+			is.True(sum.TrustData.Current)
+		})
+	}
+}
+
+func TestValidateRefusesUnreadableUploads(t *testing.T) {
+	t.Parallel()
+	s := dev(t)
+	tests := []struct {
+		name   string
+		parts  map[string][]byte
+		detail string
+	}{
+		{"no file part", map[string][]byte{"detached": []byte("x")}, `unreadable document: the part "file" is missing`},
+		{"empty file", map[string][]byte{"file": {}}, "unreadable document: the uploaded file is empty"},
+		{"not a signature", map[string][]byte{"file": []byte("hello, world")}, "unreadable document: not a signature format this service reads (CAdES)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			res, body := post(t, s.URL, tt.parts)
+			is.Equal(res.StatusCode, 400)
+			var p servertest.Problem
+			is.NoErr(json.Unmarshal(body, &p))
+			is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
+			is.Equal(p.Detail, tt.detail)
+		})
+	}
+	is := is.New(t)
+	res, err := http.Post(s.URL+"/api/validate", "application/json", strings.NewReader("{}"))
+	is.NoErr(err)
+	defer res.Body.Close()
+	is.Equal(res.StatusCode, 400)
+	p := servertest.Decode[servertest.Problem](t, res.Body)
+	is.Equal(p.Detail, `unreadable document: send the document as multipart/form-data with a part named "file"`)
+}
