@@ -43,9 +43,10 @@ func TestValidatorDefaults(t *testing.T) {
 			StartupCatchUpDelay: 30 * time.Second,
 			StartupCatchUpAfter: 24 * time.Hour,
 		},
-		PrivateCA: config.PrivateCA{Directory: config.Location{Raw: "file:/etc/svc/trust-anchors", Path: "/etc/svc/trust-anchors"}},
-		Egress:    config.Egress{DenyPrivateNetworks: true},
-		ControlDB: config.ControlDB{Schema: "public", MaximumPoolSize: 4},
+		PrivateCA:     config.PrivateCA{Directory: config.Location{Raw: "file:/etc/svc/trust-anchors", Path: "/etc/svc/trust-anchors"}},
+		Egress:        config.Egress{DenyPrivateNetworks: true},
+		ControlDB:     config.ControlDB{Schema: "public", MaximumPoolSize: 4},
+		DevPKIAddress: "127.0.0.1:8098",
 	}
 	is.Equal(c, want)
 }
@@ -95,6 +96,7 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY", "PT1M30S", func(c config.Validator) any { return c.Trust.StartupCatchUpDelay }, 90 * time.Second},
 		{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_AFTER", "PT6H", func(c config.Validator) any { return c.Trust.StartupCatchUpAfter }, 6 * time.Hour},
 		{"SVC_DSS_VALIDATOR_TRUST_HEALTH_DOWN_WHEN_NEVER_LOADED", "true", func(c config.Validator) any { return c.Trust.HealthDownWhenNeverLoaded }, true},
+		{"SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS", "[::1]:0", func(c config.Validator) any { return c.DevPKIAddress }, "[::1]:0"},
 		{"SVC_DSS_VALIDATOR_PRIVATE_CA_ENABLED", "true", func(c config.Validator) any { return c.PrivateCA.Enabled }, true},
 		{"SVC_DSS_VALIDATOR_PRIVATE_CA_DIR", "/srv/anchors", func(c config.Validator) any { return c.PrivateCA.Directory.Path }, "/srv/anchors"},
 		{"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE", "false", func(c config.Validator) any { return c.Egress.DenyPrivateNetworks }, false},
@@ -258,6 +260,10 @@ func TestInvalidConfiguration(t *testing.T) {
 			`config: fw.servlet.multipart.max-file-size (env FW_SERVLET_MULTIPART_MAXFILESIZE) = "20 megs": invalid data size "20 megs": unknown unit " MEGS" (B, KB, MB, GB, TB)`},
 		{"zero failure threshold", nil, []string{"SVC_DSS_VALIDATOR_TRUST_FAILURE_THRESHOLD=0"},
 			`config: svc.dss.validator.trust.failure-threshold (env SVC_DSS_VALIDATOR_TRUST_FAILURE_THRESHOLD) = "0": not a whole number of at least 1`},
+		{"development PKI not on loopback", nil, []string{"SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS=0.0.0.0:8098"},
+			`config: svc.dss.validator.dev.pki-address (env SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS) = "0.0.0.0:8098": not a loopback address (127.0.0.1 or ::1)`},
+		{"development PKI without port", nil, []string{"SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS=127.0.0.1"},
+			`config: svc.dss.validator.dev.pki-address (env SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS) = "127.0.0.1": not a host:port address (127.0.0.1:8098)`},
 		{"relative LOTL URL", nil, []string{"SVC_DSS_VALIDATOR_LOTL_URL=lotl.xml"},
 			`config: svc.dss.validator.eu.lotl-url (env SVC_DSS_VALIDATOR_LOTL_URL) = "lotl.xml": not an absolute http or https URL`},
 		{"database URL of another kind, password hidden", nil, []string{"SVC_DSS_CONTROL_DB_URL=mysql://u:hunter2@db/x"},

@@ -79,6 +79,26 @@ func setPort[C any](f func(*C) *int) func(*C, string) error {
 	}
 }
 
+// setLoopbackAddress accepts host:port on a loopback address, where
+// only this machine can reach what is served.
+func setLoopbackAddress[C any](f func(*C) *string) func(*C, string) error {
+	return func(c *C, v string) error {
+		v = strings.TrimSpace(v)
+		host, port, err := net.SplitHostPort(v)
+		if err != nil {
+			return fmt.Errorf("not a host:port address (127.0.0.1:8098)")
+		}
+		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+			return fmt.Errorf("not a loopback address (127.0.0.1 or ::1)")
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return fmt.Errorf("not a TCP port (0 to 65535)")
+		}
+		*f(c) = v
+		return nil
+	}
+}
+
 func setPositive[C any](f func(*C) *int) func(*C, string) error {
 	return func(c *C, v string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(v))

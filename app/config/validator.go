@@ -35,6 +35,11 @@ type Validator struct {
 	// Offline is set by the validate command's --offline flag: no
 	// network fetch for revocation data or issuers. Not a setting.
 	Offline bool
+	// DevPKIAddress is where development mode serves the fixture PKI
+	// (OCSP, CRL, CA issuers, TSA). The certificates name it, so the
+	// samples of fixtures/samples validate only against a PKI at the
+	// address they were made for: the default.
+	DevPKIAddress string
 }
 
 // Multipart holds the upload limits of the browser and API surfaces.
@@ -148,6 +153,8 @@ var validatorKeys = []binding[Validator]{
 		setDuration(func(c *Validator) *time.Duration { return &c.Trust.StartupCatchUpAfter })},
 	{Key{"svc.dss.validator.trust.health-down-when-never-loaded", "SVC_DSS_VALIDATOR_TRUST_HEALTH_DOWN_WHEN_NEVER_LOADED", "false", "whether an empty trust store fails the health probe"},
 		setBool(func(c *Validator) *bool { return &c.Trust.HealthDownWhenNeverLoaded })},
+	{Key{"svc.dss.validator.dev.pki-address", "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS", "127.0.0.1:8098", "development mode only: loopback host:port of the fixture PKI; the samples of fixtures/samples are made for the default, port 0 picks a free port"},
+		setLoopbackAddress(func(c *Validator) *string { return &c.DevPKIAddress })},
 	{Key{"svc.dss.validator.private-ca.enabled", "SVC_DSS_VALIDATOR_PRIVATE_CA_ENABLED", "false", "load administrator-supplied anchors"},
 		setBool(func(c *Validator) *bool { return &c.PrivateCA.Enabled })},
 	{Key{"svc.dss.validator.private-ca.directory", "SVC_DSS_VALIDATOR_PRIVATE_CA_DIR", "file:/etc/svc/trust-anchors", "file: URI or path of a directory of .pem, .crt, .cer, .der anchors (classpath: refused)"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/pem"
 	"fmt"
 	"log/slog"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/sampleset"
 	"github.com/svc-dss/dss/fixtures/tl"
 )
 
@@ -17,16 +19,18 @@ import (
 const devKeystorePassword = "dev"
 
 // devTrust replaces the trust configuration with fixture trust data, for
-// --dev only: a fixture PKI (with OCSP, CRL and TSA) and a LOTL, two
+// --dev only: a fixture PKI (with OCSP, CRL and TSA) at
+// svc.dss.validator.dev.pki-address, the private root of the samples of
+// fixtures/samples as a private anchor, and a LOTL, two
 // member lists and a Swiss list issued now, signed by fixture keys and
 // served on 127.0.0.1. The configuration points at them and at a
 // generated OJ keystore and Swiss signer certificate, so the real
 // download, authentication, cache and refresh paths run without internet.
 // The returned function stops the servers and removes the files.
 func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func(), error) {
-	srv, err := pki.NewServer()
+	srv, err := pki.NewServerAt(cfg.DevPKIAddress)
 	if err != nil {
-		return cfg, nil, fmt.Errorf("fixture PKI: %w", err)
+		return cfg, nil, fmt.Errorf("fixture PKI (svc.dss.validator.dev.pki-address; the samples of fixtures/samples need the default %s, port 0 picks a free one): %w", pki.DevAddress, err)
 	}
 	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
 	if err != nil {
@@ -59,6 +63,23 @@ func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func
 		stop()
 		return cfg, nil, err
 	}
+	// The samples' private CA is a private anchor, as an operator's own
+	// CA would be; it replaces any configured private-CA directory.
+	root, err := sampleset.PrivateRoot(srv.PKI)
+	if err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	anchors := filepath.Join(dir, "private-ca")
+	if err := os.Mkdir(anchors, 0o700); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	if err := os.WriteFile(filepath.Join(anchors, sampleset.PrivateAnchorName), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: root.Raw}), 0o600); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	cfg.PrivateCA = config.PrivateCA{Enabled: true, Directory: config.Location{Raw: "file:" + anchors, Path: anchors}}
 	cfg.EU.LOTLURL = eco.LOTLURL
 	cfg.EU.OJKeystore = config.Location{Raw: "file:" + ksPath, Path: ksPath}
 	cfg.EU.OJKeystoreType = "PKCS12"

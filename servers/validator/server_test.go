@@ -36,6 +36,8 @@ func offline(t testing.TB) []string {
 		"SVC_DSS_TL_CACHE=" + t.TempDir(),
 		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/eu-lotl.xml",
 		"SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
+		// Development mode's PKI on a free port: tests run in parallel.
+		"SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS=127.0.0.1:0",
 	}
 }
 

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/sampleset"
+)
+
+// freeAddress returns a loopback address nobody listens on now. The PKI
+// must be built for its address before the server that serves it starts,
+// so the port is reserved and released: another process could take it in
+// between, which on a test machine does not happen.
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// samplesFor writes the samples for a development PKI at addr.
+func samplesFor(t *testing.T, addr string) (string, sampleset.Manifest) {
+	t.Helper()
+	p, err := pki.New("http://" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	m, err := sampleset.Write(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, m
+}
+
+// expectedOf keeps the fields of a summary that the samples fix.
+func expectedOf(sum verdict.ValidationSummary) sampleset.Expected {
+	e := sampleset.Expected{Valid: sum.Valid, SignatureCount: sum.SignatureCount, Signatures: []sampleset.ExpectedSignature{}}
+	for _, r := range sum.Signatures {
+		e.Signatures = append(e.Signatures, sampleset.ExpectedSignature{
+			SignatureFormat: r.SignatureFormat, Indication: r.Indication, SubIndication: r.SubIndication,
+			TrustFramework: r.TrustFramework, AnchorCountry: r.AnchorCountry,
+		})
+	}
+	return e
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSamplesThroughTheAPI: development mode validates the samples of
+// fixtures/samples exactly as their EXPECTED.json lists them.
+func TestSamplesThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	addr := freeAddress(t)
+	dir, m := samplesFor(t, addr)
+	s := dev(t, "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS="+addr)
+	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
+	for _, sample := range m.Samples {
+		t.Run(sample.File, func(t *testing.T) {
+			is := is.New(t)
+			parts := map[string][]byte{"file": read(t, dir, sample.File)}
+			for _, d := range sample.Detached {
+				parts["detached"] = read(t, dir, d)
+			}
+			res, body := post(t, s.URL, parts)
+			is.Equal(res.StatusCode, 200)
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal(body, &sum))
+			is.Equal(jsonOf(t, expectedOf(sum)), jsonOf(t, sample.Expected)) // sample.Description
+			is.Equal(sum.TrustData.PrivateCA.Anchors[0].Subject, "CN=SVC DSS Private Test Root CA,O=SVC DSS Test Organisation,C=CH")
+		})
+	}
+}
+
+// TestSamplesThroughTheCommand: `validate --dev` gives the same verdicts.
+func TestSamplesThroughTheCommand(t *testing.T) {
+	t.Parallel()
+	addr := freeAddress(t)
+	dir, m := samplesFor(t, addr)
+	env := append(offline(t), "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS="+addr)
+	for _, sample := range m.Samples {
+		t.Run(sample.File, func(t *testing.T) {
+			is := is.New(t)
+			args := []string{"validate", filepath.Join(dir, sample.File), "--dev"}
+			for _, d := range sample.Detached {
+				args = append(args, "--detached", filepath.Join(dir, d))
+			}
+			code, out, errOut := command(t, env, args...)
+			is.Equal(code, 0) // errOut holds the logs
+			if t.Failed() {
+				t.Log(errOut)
+			}
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal([]byte(out), &sum))
+			is.Equal(jsonOf(t, expectedOf(sum)), jsonOf(t, sample.Expected)) // sample.Description
+		})
+	}
+}
+
+func read(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
