@@ -23,7 +23,7 @@ import (
 
 // signedWorld is a validator trusting fixture lists that name the fixture
 // PKI of a running PKI server, so that OCSP and CRL answer on 127.0.0.1.
-func signedWorld(t *testing.T) (*pki.Server, *servertest.Server) {
+func signedWorld(t *testing.T, env ...string) (*pki.Server, *servertest.Server) {
 	t.Helper()
 	srv := pki.Start(t)
 	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
@@ -43,14 +43,15 @@ func signedWorld(t *testing.T) (*pki.Server, *servertest.Server) {
 		}
 		return p
 	}
-	s := start(t, nil,
+	base := []string{
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true",
-		"SVC_DSS_VALIDATOR_LOTL_URL="+eco.LOTLURL,
-		"SVC_DSS_VALIDATOR_OJ_KEYSTORE="+write("oj.p12", ks), "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
-		"SVC_DSS_VALIDATOR_CH_TL_URL="+eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT="+write("ch.der", eco.SwissSignerDER()),
+		"SVC_DSS_VALIDATOR_LOTL_URL=" + eco.LOTLURL,
+		"SVC_DSS_VALIDATOR_OJ_KEYSTORE=" + write("oj.p12", ks), "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
+		"SVC_DSS_VALIDATOR_CH_TL_URL=" + eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT=" + write("ch.der", eco.SwissSignerDER()),
 		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S",
 		"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false", // the fixture OCSP and CRL are on 127.0.0.1
-	)
+	}
+	s := start(t, nil, append(base, env...)...)
 	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
 	return srv, s
 }
@@ -157,4 +158,55 @@ func TestValidateRefusesUnreadableUploads(t *testing.T) {
 	is.Equal(res.StatusCode, 400)
 	p := servertest.Decode[servertest.Problem](t, res.Body)
 	is.Equal(p.Detail, `unreadable document: send the document as multipart/form-data with a part named "file"`)
+}
+
+// "Egress control": with deny-private-networks on (the default), the
+// fixture PKI's OCSP and CRL on 127.0.0.1 are refused. The refusal is a
+// validation outcome, not an error: a signature that needs online
+// revocation data is INDETERMINATE/TRY_LATER, one that carries its own
+// passes, and the log says which fetch was blocked and why.
+func TestBlockedRevocationFetchIsAnOutcome(t *testing.T) {
+	t.Parallel()
+	srv, s := signedWorld(t, "SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=true")
+	content := []byte("contract text, signed")
+	sign := func(level cades.Level) []byte {
+		t.Helper()
+		now := time.Now().Truncate(time.Second)
+		sig, err := cades.Sign(content, cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: level,
+			SigningTime: now.Add(-time.Hour), RevocationDataTime: now.Add(-time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	tests := []struct {
+		name       string
+		level      cades.Level
+		indication string
+		sub        string
+	}{
+		{"B needs an online fetch", cades.B, "INDETERMINATE", "TRY_LATER"},
+		{"LT carries its revocation data", cades.LT, "TOTAL_PASSED", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			res, body := post(t, s.URL, map[string][]byte{"file": sign(tt.level)})
+			is.Equal(res.StatusCode, 200)
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal(body, &sum))
+			r := sum.Signatures[0]
+			is.Equal(r.Indication, tt.indication)
+			sub := ""
+			if r.SubIndication != nil {
+				sub = *r.SubIndication
+			}
+			is.Equal(sub, tt.sub)
+		})
+	}
+	logs := s.Logs.String()
+	is := is.New(t)
+	is.True(strings.Contains(logs, `"msg":"revocation fetch failed"`))
+	is.True(strings.Contains(logs, `"blocked":true`))
+	is.True(strings.Contains(logs, "private or special-purpose address"))
 }
