@@ -39,7 +39,7 @@ const (
 	CodeClaimedSigningTimeAfterPOE    = "CLAIMED_SIGNING_TIME_AFTER_TIMESTAMP"
 	CodeRevokedAfterPOE               = "REVOKED_AFTER_POE"
 	CodeExpiredAfterPOE               = "EXPIRED_AFTER_POE"
-	CodeLevelReduced                  = "LEVEL_REDUCED"
+	CodeLevelNotSupported             = "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"
 	CodeTooManyTimestamps             = "TOO_MANY_TIMESTAMPS"
 	CodeCounterSignaturesNotValidated = "COUNTER_SIGNATURES_NOT_VALIDATED"
 )

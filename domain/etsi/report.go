@@ -9,7 +9,7 @@ import (
 )
 
 // Report fills a verdict.SignatureReport from a Result: signatureId,
-// signatureFormat (from r.Level), indication, subIndication (nil when
+// signatureFormat (the level the reader found in the structure), indication, subIndication (nil when
 // passed), trustFramework and anchorCountry from the anchor of r.Path
 // (EU_EIDAS or CH_ZERTES with the list's territory; UNKNOWN with a nil
 // anchorCountry for a private anchor or no path), errors and warnings
@@ -24,7 +24,7 @@ import (
 func Report(sig ades.Signature, r Result, authenticated func(territory string) bool) verdict.SignatureReport {
 	rep := verdict.SignatureReport{
 		SignatureID:     sig.ID,
-		SignatureFormat: ades.SignatureFormat(sig.Format, r.Level),
+		SignatureFormat: ades.SignatureFormat(sig.Format, sig.Level),
 		Indication:      r.Indication,
 		TrustFramework:  verdict.FrameworkUnknown,
 		Errors:          slices.Clone(r.Errors),

@@ -35,43 +35,44 @@ func TestReport(t *testing.T) {
 		country       string // "": nil
 		authentic     bool
 		format        string
+		level         ades.Level // the reader's
 	}{
 		{
 			name:   "spec 2 rule 1: EU anchor gives EU_EIDAS and the list territory",
 			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
-			result: etsi.Result{Indication: verdict.TotalPassed, Level: ades.LevelLT}, authenticated: only("DE"),
-			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: true, format: "CAdES_BASELINE_LT",
+			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("DE"),
+			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: true, format: "CAdES_BASELINE_LT", level: ades.LevelLT,
 		},
 		{
 			name:   "spec 2 trustData: anchor list not authenticated",
 			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
-			result: etsi.Result{Indication: verdict.TotalPassed, Level: ades.LevelB}, authenticated: only("AT"),
-			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B",
+			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("AT"),
+			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B", level: ades.LevelB,
 		},
 		{
 			name:      "spec 2 trustData: no authenticity function",
 			anchor:    &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
-			result:    etsi.Result{Indication: verdict.TotalPassed, Level: ades.LevelB},
-			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B",
+			result:    etsi.Result{Indication: verdict.TotalPassed},
+			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B", level: ades.LevelB,
 		},
 		{
 			name:   "spec 2 rule 3: Swiss anchor gives CH_ZERTES",
 			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH"},
-			result: etsi.Result{Indication: verdict.TotalPassed, Level: ades.LevelT}, authenticated: only("CH"),
-			framework: verdict.FrameworkCHZertES, country: "CH", authentic: true, format: "CAdES_BASELINE_T",
+			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("CH"),
+			framework: verdict.FrameworkCHZertES, country: "CH", authentic: true, format: "CAdES_BASELINE_T", level: ades.LevelT,
 		},
 		{
 			name:   "spec 2 rule 5: private anchor gives UNKNOWN and no country",
 			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.Unknown, Private: true},
-			result: etsi.Result{Indication: verdict.TotalPassed, Level: ades.LevelB}, authenticated: func(string) bool { return true },
-			framework: verdict.FrameworkUnknown, format: "CAdES_BASELINE_B",
+			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: func(string) bool { return true },
+			framework: verdict.FrameworkUnknown, format: "CAdES_BASELINE_B", level: ades.LevelB,
 		},
 		{
 			name: "spec 2 rule 2: no path gives UNKNOWN, never EU_EIDAS",
-			result: etsi.Result{Indication: verdict.Indeterminate, SubIndication: etsi.SubNoCertificateChainFound, Level: ades.NotBaseline,
+			result: etsi.Result{Indication: verdict.Indeterminate, SubIndication: etsi.SubNoCertificateChainFound,
 				Errors: []verdict.Message{{Code: etsi.SubNoCertificateChainFound, Message: "no chain"}}},
 			authenticated: func(string) bool { return true },
-			framework:     verdict.FrameworkUnknown, format: "CAdES_NOT_ETSI",
+			framework:     verdict.FrameworkUnknown, format: "CAdES_NOT_ETSI", level: ades.NotBaseline,
 		},
 	}
 	for _, c := range cases {
@@ -79,6 +80,7 @@ func TestReport(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			sig := signature(p.SignerRSA)
+			sig.Level = c.level
 			r := c.result
 			if c.anchor != nil {
 				r.Path = &certpath.Path{Certificates: []*x509.Certificate{p.SignerRSA.Certificate, p.Intermediate.Certificate, p.Root.Certificate}, Anchor: *c.anchor}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
@@ -131,10 +132,14 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (boo
 	return fail(lastCode, "%s; it gives no proof of existence", last)
 }
 
-// level is the level the evidence supports: T needs an intact signature
-// time-stamp, LT also embedded revocation data for the signing
-// certificate, LTA also an intact archive time-stamp; never above the
-// reader's level, and a reader's level below B is kept.
+// level checks that the evidence supports the level the reader found in
+// the structure: T needs an intact signature time-stamp, LT also embedded
+// revocation data for the signing certificate, LTA also an intact archive
+// time-stamp. When it does not, EvidenceLevel is lowered and a warning
+// says so; signatureFormat stays the reader's, as DSS reports it. Whether
+// embedded data covers the signing certificate is known only when the
+// application looked its facts up, that is when it reaches an anchor
+// (Needs); for a signer that reaches none, LT is taken as found.
 func (v *validation) level() {
 	sig := v.sig
 	if sig.Level < ades.LevelB {
@@ -148,11 +153,10 @@ func (v *validation) level() {
 		}
 		return false
 	}
-	embedded := false
-	for _, f := range v.in.Revocation[Key(sig.SigningCertificate)] {
-		if f.Embedded {
-			embedded = true
-			break
+	embedded := true
+	if sig.SigningCertificate != nil {
+		if facts, looked := v.in.Revocation[Key(sig.SigningCertificate)]; looked {
+			embedded = slices.ContainsFunc(facts, func(f revocation.Fact) bool { return f.Embedded })
 		}
 	}
 	l := ades.LevelB
@@ -166,8 +170,8 @@ func (v *validation) level() {
 		}
 	}
 	if l < sig.Level {
-		v.r.Level = l
-		v.warn(CodeLevelReduced, "the evidence supports %s, not the %s the signature claims",
-			ades.SignatureFormat(sig.Format, l), ades.SignatureFormat(sig.Format, sig.Level))
+		v.r.EvidenceLevel = l
+		v.warn(CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
+			ades.SignatureFormat(sig.Format, sig.Level), ades.SignatureFormat(sig.Format, l))
 	}
 }

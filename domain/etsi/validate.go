@@ -30,9 +30,13 @@ type Result struct {
 	// BestSignatureTime is the lowest proof of existence of the signature
 	// from a trusted, intact time-stamp; the validation time when none.
 	BestSignatureTime time.Time
-	// Level is the level the evidence supports after validation; never
-	// higher than the reader's.
-	Level ades.Level
+	// EvidenceLevel is the level the evidence supports: the reader's
+	// level, or a lower one when a time-stamp it counts does not verify
+	// or the revocation data it counts does not cover the signing
+	// certificate (warning LEVEL_NOT_SUPPORTED_BY_EVIDENCE). The report's
+	// signatureFormat is the reader's level, as DSS reports the
+	// structure, not this one.
+	EvidenceLevel ades.Level
 	// Errors and Warnings carry stable codes and English messages.
 	Errors, Warnings []verdict.Message
 }
@@ -48,7 +52,7 @@ type Result struct {
 // INDETERMINATE/POLICY_PROCESSING_ERROR. It does not validate
 // counter-signatures (a warning says so) nor decide qualification.
 func Validate(sig ades.Signature, in Inputs, p Policy) Result {
-	r := Result{Level: sig.Level, Errors: []verdict.Message{}, Warnings: []verdict.Message{}}
+	r := Result{EvidenceLevel: sig.Level, Errors: []verdict.Message{}, Warnings: []verdict.Message{}}
 	if err := p.Validate(); err != nil {
 		r.Indication, r.SubIndication = verdict.Indeterminate, SubPolicyProcessingError
 		r.Errors = append(r.Errors, verdict.Message{Code: CodePolicyInvalid, Message: err.Error()})

@@ -28,7 +28,7 @@ type validateCase struct {
 	build         func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs)
 	indication    string
 	sub           string
-	level         ades.Level // 0: the signature's own level
+	level         ades.Level // EvidenceLevel; 0: the signature's own level
 	best          time.Time  // zero: vt
 	warnings      []string   // codes that must be among the warnings
 	noPath        bool
@@ -353,7 +353,7 @@ func TestValidate(t *testing.T) {
 				return sig, inputs(p)
 			},
 			indication: verdict.TotalPassed, level: ades.LevelB,
-			warnings: []string{etsi.CodeTimestampInvalid, etsi.CodeLevelReduced},
+			warnings: []string{etsi.CodeTimestampInvalid, etsi.CodeLevelNotSupported},
 		},
 		{
 			name: "5.4 time-stamp: TSA without revocation data gives no POE",
@@ -405,7 +405,7 @@ func TestValidate(t *testing.T) {
 				return sig, inputs(p)
 			},
 			indication: verdict.TotalPassed, level: ades.LevelT, best: tsGen,
-			warnings: []string{etsi.CodeLevelReduced},
+			warnings: []string{etsi.CodeLevelNotSupported},
 		},
 		{
 			name: "5.6 LTA: a valid archive time-stamp keeps LTA",
@@ -435,7 +435,7 @@ func TestValidate(t *testing.T) {
 			},
 			embeddedFacts: true,
 			indication:    verdict.TotalPassed, level: ades.LevelLT, best: tsGen,
-			warnings: []string{etsi.CodeArchiveTimestampInvalid, etsi.CodeLevelReduced},
+			warnings: []string{etsi.CodeArchiveTimestampInvalid, etsi.CodeLevelNotSupported},
 		},
 		{
 			name: "5.6 LTA: an archive time-stamp gives a POE of the signature",
@@ -449,7 +449,7 @@ func TestValidate(t *testing.T) {
 			},
 			embeddedFacts: true,
 			indication:    verdict.TotalPassed, level: ades.LevelB, best: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC),
-			warnings: []string{etsi.CodeTimestampInvalid, etsi.CodeExpiredAfterPOE, etsi.CodeLevelReduced},
+			warnings: []string{etsi.CodeTimestampInvalid, etsi.CodeExpiredAfterPOE, etsi.CodeLevelNotSupported},
 		},
 		{
 			name: "5.2.5.4 freshness: GOOD data whose nextUpdate is before the validation time: TRY_LATER",
@@ -535,7 +535,7 @@ func TestValidate(t *testing.T) {
 				return sig, inputs(p)
 			},
 			indication: verdict.TotalPassed, level: ades.LevelB,
-			warnings: []string{etsi.CodeTooManyTimestamps, etsi.CodeLevelReduced},
+			warnings: []string{etsi.CodeTooManyTimestamps, etsi.CodeLevelNotSupported},
 		},
 		{
 			name: "5.4: a time-stamp generated after the validation time gives no POE; counter-signatures are not validated",
@@ -598,7 +598,7 @@ func TestValidate(t *testing.T) {
 			if want == 0 {
 				want = sig.Level
 			}
-			is.Equal(r.Level, want)
+			is.Equal(r.EvidenceLevel, want)
 			if c.sub != etsi.SubPolicyProcessingError {
 				best := c.best
 				if best.IsZero() {
