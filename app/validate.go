@@ -55,14 +55,18 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 	if err := policy.Validate(); err != nil {
 		return verdict.ValidationSummary{}, fmt.Errorf("app: %w", err)
 	}
-	sigs, err := v.read(ctx, doc)
-	if err != nil {
-		return verdict.ValidationSummary{}, err
-	}
 	snap := v.trust.Snapshot()
 	anchors := certpath.AnchorsFrom(snap, cert.Parse)
 	for _, c := range o.ExtraAnchors {
 		anchors = append(anchors, certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true})
+	}
+	doc.Certificates = make([]*x509.Certificate, len(anchors))
+	for i, a := range anchors {
+		doc.Certificates[i] = a.Certificate
+	}
+	sigs, err := v.read(ctx, doc)
+	if err != nil {
+		return verdict.ValidationSummary{}, err
 	}
 	authenticated := func(territory string) bool {
 		for _, l := range snap.Lists {

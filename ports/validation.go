@@ -24,6 +24,13 @@ type Document struct {
 	Name     string
 	Data     []byte
 	Detached []Detached
+	// Certificates are certificates the validator knows besides those the
+	// document carries: its trust anchors. A signature that does not
+	// embed its signing certificate is identified by one of them (EN 319
+	// 102-1, 5.2.3: the signing certificate may come from other sources),
+	// as DSS does with its trusted certificates. Readers use them only to
+	// find signers; they trust nothing because of them.
+	Certificates []*x509.Certificate
 }
 
 // Detached is one file of detached signed data.

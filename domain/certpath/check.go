@@ -13,8 +13,9 @@ import (
 // crypto/x509 handles.
 type CheckOptions struct {
 	// SkipAnchorValidity leaves the anchor certificate's validity period
-	// unchecked, as EU DSS does for trusted-list anchors whose trust comes
-	// from the service status. Zero: the anchor's validity is checked
+	// unchecked, as EU DSS does for every trusted certificate (trust in a
+	// trusted-list anchor comes from the service status; in a trusted
+	// leaf, from whoever configured it). Zero: the anchor's validity is checked
 	// like every other certificate's (a private anchor's must be,
 	// validation-service.md §2).
 	SkipAnchorValidity bool
@@ -40,8 +41,8 @@ type CheckOptions struct {
 //   - no certificate has a critical extension neither crypto/x509 nor
 //     opts.UnderstoodExtensions cover;
 //   - every certificate is within its validity period at at (notBefore and
-//     notAfter inclusive), except the anchor's when opts.SkipAnchorValidity
-//     (a trusted leaf is always checked).
+//     notAfter inclusive), except the anchor's when opts.SkipAnchorValidity,
+//     even when the anchor is the leaf itself.
 //
 // The time-independent checks (all but validity) run first over the whole
 // path, because no proof of existence can cure them; then validity runs
@@ -91,7 +92,7 @@ func Check(p Path, at time.Time, opts CheckOptions) error {
 		}
 	}
 	for i, c := range certs {
-		if i == last && opts.SkipAnchorValidity && i > 0 {
+		if i == last && opts.SkipAnchorValidity {
 			continue
 		}
 		if at.Before(c.NotBefore) {

@@ -1,7 +1,6 @@
 package cades_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -14,66 +13,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/realworld"
 	"github.com/svc-dss/dss/ports"
 )
-
-// corpusRow is one CAdES line of the shared corpus MANIFEST.tsv.
-type corpusRow struct {
-	id, level, detached, notes string
-}
-
-func corpusRows(t *testing.T) (string, []corpusRow) {
-	t.Helper()
-	dir := realworld.Dir()
-	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skipf("shared corpus not found at %s: skipping the real-world checks", dir)
-	}
-	defer f.Close()
-	var rows []corpusRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	var cols map[string]int
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if cols == nil {
-			cols = map[string]int{}
-			for i, name := range fields {
-				cols[name] = i
-			}
-			for _, need := range []string{"id", "format", "level", "detached_content_path", "notes"} {
-				if _, ok := cols[need]; !ok {
-					t.Fatalf("MANIFEST.tsv has no column %q", need)
-				}
-			}
-			continue
-		}
-		if len(fields) < len(cols) || fields[cols["format"]] != "CAdES" {
-			continue
-		}
-		rows = append(rows, corpusRow{
-			id: fields[cols["id"]], level: fields[cols["level"]],
-			detached: fields[cols["detached_content_path"]], notes: fields[cols["notes"]],
-		})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return dir, rows
-}
-
-// corpusFile finds files/<id>.<ext>, the signature (not a detached or
-// extra file).
-func corpusFile(t *testing.T, dir, id string) string {
-	t.Helper()
-	matches, _ := filepath.Glob(filepath.Join(dir, "files", id+".*"))
-	for _, m := range matches {
-		base := filepath.Base(m)
-		if !strings.Contains(base, ".detached-") && !strings.Contains(base, ".extra-") {
-			return m
-		}
-	}
-	t.Fatalf("no file for %s", id)
-	return ""
-}
 
 // corpusLevel spells our level the way MANIFEST.tsv does: DSS maps
 // BES/EPES/*_NOT_ETSI to B, so NotBaseline is "B" there too.
@@ -95,49 +34,52 @@ func corpusLevel(l ades.Level) string {
 // asserted level (without '?') is ours, and sig_crypto=VALID cases are
 // intact with a valid signature value. It logs an agreement table.
 func TestCorpus(t *testing.T) {
-	dir, rows := corpusRows(t)
+	var rows []realworld.Case
+	for _, c := range realworld.Manifest(t) {
+		if c.Format == "CAdES" {
+			rows = append(rows, c)
+		}
+	}
 	var asserted, agreed, valid, validOK, noSigner int
 	for _, row := range rows {
-		data, err := os.ReadFile(corpusFile(t, dir, row.id))
+		data, err := os.ReadFile(realworld.File(t, row.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc := ports.Document{Name: row.id, Data: data}
-		if row.detached != "-" {
-			for _, p := range strings.Split(row.detached, ";") {
-				b, err := os.ReadFile(filepath.Join(dir, p))
-				if err != nil {
-					t.Fatal(err)
-				}
-				doc.Detached = append(doc.Detached, ports.Detached{Name: filepath.Base(p), Data: b})
+		doc := ports.Document{Name: row.ID, Data: data}
+		for _, p := range row.Detached {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
 			}
+			doc.Detached = append(doc.Detached, ports.Detached{Name: filepath.Base(p), Data: b})
 		}
 		sigs, err := cades.NewReader().Read(context.Background(), doc)
 		if err != nil {
 			if errors.Is(err, ports.ErrUnreadable) {
-				t.Logf("%-34s UNREADABLE: %v", row.id, err)
+				t.Logf("%-34s UNREADABLE: %v", row.ID, err)
 			}
-			t.Errorf("%s: %v", row.id, err)
+			t.Errorf("%s: %v", row.ID, err)
 			continue
 		}
 		if len(sigs) == 0 {
-			t.Errorf("%s: no signature", row.id)
+			t.Errorf("%s: no signature", row.ID)
 			continue
 		}
 		s := sigs[0]
 		ours := corpusLevel(s.Level)
 		mark := ""
-		if !strings.HasSuffix(row.level, "?") {
+		if !strings.HasSuffix(row.Level, "?") {
 			asserted++
-			if ours == row.level {
+			if ours == row.Level {
 				agreed++
 			} else {
 				mark = "  DISAGREE"
-				t.Errorf("%s: level %s (%v), corpus asserts %s", row.id, ours, s.Level, row.level)
+				t.Errorf("%s: level %s (%v), corpus asserts %s", row.ID, ours, s.Level, row.Level)
 			}
 		}
 		crypto := "-"
-		if strings.Contains(row.notes, "sig_crypto=VALID") {
+		if strings.Contains(row.Notes, "sig_crypto=VALID") {
 			valid++
 			ok := true
 			for _, sig := range sigs {
@@ -154,7 +96,7 @@ func TestCorpus(t *testing.T) {
 				crypto = "no-signer"
 			default:
 				crypto = "NOT VALID"
-				t.Errorf("%s: sig_crypto=VALID but data %+v, value %+v", row.id, s.DataObjects, s.Value)
+				t.Errorf("%s: sig_crypto=VALID but data %+v, value %+v", row.ID, s.DataObjects, s.Value)
 			}
 		}
 		var kinds []string
@@ -166,7 +108,7 @@ func TestCorpus(t *testing.T) {
 			kinds = append(kinds, k)
 		}
 		t.Logf("%-34s corpus %-4s ours %-4s (%-12v) sigs %d cs %d crypto %-9s ts %v certs %d crls %d ocsp %d problems %d%s",
-			row.id, row.level, ours, ades.SignatureFormat(ades.CAdES, s.Level), len(sigs), len(s.CounterSignatures), crypto, kinds,
+			row.ID, row.Level, ours, ades.SignatureFormat(ades.CAdES, s.Level), len(sigs), len(s.CounterSignatures), crypto, kinds,
 			len(s.Certificates), len(s.CRLs), len(s.OCSPResponses), len(s.Problems), mark)
 	}
 	t.Logf("CAdES corpus: %d cases read, asserted level agrees %d/%d, sig_crypto=VALID intact+valid %d/%d (%d intact, signer certificate not in the document)",

@@ -40,7 +40,9 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	attrCerts := vd.addAttributes(si)
 
 	// Content and signature value.
-	content, found := rd.check(&sig, si, parent, attrCerts)
+	// The validator's own certificates come last: a certificate the
+	// signature carries is preferred.
+	content, found := rd.check(&sig, si, parent, slices.Concat(attrCerts, rd.doc.Certificates))
 	sig.Problems = append(sig.Problems, vd.problems...)
 	vd.problems = nil
 

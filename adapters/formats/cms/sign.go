@@ -78,6 +78,11 @@ type SignOptions struct {
 	CRLs                [][]byte
 	OtherRevocationInfo []OtherRevocationInfo
 
+	// OmitSignerCertificates leaves the signers' and counter-signers'
+	// certificates out, as producers that send no "key info" do; a
+	// validator must then know the signer's certificate from elsewhere.
+	OmitSignerCertificates bool
+
 	// Rand is the randomness for ECDSA and PSS, crypto/rand when nil.
 	Rand io.Reader
 }
@@ -128,7 +133,9 @@ func Sign(content []byte, signers []Signer, opts SignOptions) ([]byte, error) {
 		if s.SubjectKeyID {
 			version = 3
 		}
-		certs = appendCerts(certs, used...)
+		if !opts.OmitSignerCertificates {
+			certs = appendCerts(certs, used...)
+		}
 	}
 	certs = appendCerts(certs, opts.Certificates...)
 	revocation := slices.Clone(opts.CRLs)

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pki"
+)
+
+// TestValidateCommand runs `validate` on a CAdES-B signature that embeds
+// only its signing certificate, with the fixture root as --trust-anchor:
+// the intermediate must be fetched by AIA from the fixture PKI, which
+// --offline forbids.
+func TestValidateCommand(t *testing.T) {
+	t.Parallel()
+	srv := pki.Start(t)
+	// OCSP answers as of the validation time: a response issued after it
+	// would not be usable at it.
+	srv.SetClock(func() time.Time { return pki.ReferenceTime })
+	dir := t.TempDir()
+	sig, err := cades.Sign([]byte("contract"), cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSA, Level: cades.B,
+		SigningTime: pki.ReferenceTime.Add(-24 * time.Hour), OmitIntermediates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := write(t, dir, "contract.p7m", sig)
+	// No key info: the CMS carries no certificate; the signer is found
+	// among the anchors when it is one (DSS's trusted certificate source).
+	bare, err := cades.Sign([]byte("contract"), cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSA, Level: cades.B,
+		SigningTime: pki.ReferenceTime.Add(-24 * time.Hour), OmitIntermediates: true, OmitSignerCertificate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bareFile := write(t, dir, "bare.p7m", bare)
+	signer := write(t, dir, "signer.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.PKI.SignerRSA.Certificate.Raw}))
+	root := write(t, dir, "root.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.PKI.Root.Certificate.Raw}))
+	env := append(offline(t), "SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false") // the fixture PKI is on 127.0.0.1
+	at := "--at=" + pki.ReferenceTime.Format(time.RFC3339)
+
+	tests := []struct {
+		name       string
+		args       []string
+		indication string
+		sub        string
+	}{
+		{"issuer fetched by AIA", []string{"validate", file, at, "--trust-anchor", root}, "TOTAL_PASSED", ""},
+		{"offline: no AIA", []string{"validate", file, at, "--trust-anchor", root, "--offline"}, "INDETERMINATE", "NO_CERTIFICATE_CHAIN_FOUND"},
+		{"no anchor", []string{"validate", file, at}, "INDETERMINATE", "NO_CERTIFICATE_CHAIN_FOUND"},
+		{"no key info, the signer is an anchor", []string{"validate", bareFile, at, "--trust-anchor", signer}, "TOTAL_PASSED", ""},
+		{"no key info, the signer is unknown", []string{"validate", bareFile, at, "--trust-anchor", root}, "INDETERMINATE", "NO_SIGNING_CERTIFICATE_FOUND"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			code, out, logs := command(t, env, tt.args...)
+			is.Equal(code, 0) // logs on failure below
+			if t.Failed() {
+				t.Log(logs)
+			}
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal([]byte(out), &sum))
+			r := sum.Signatures[0]
+			is.Equal(r.Indication, tt.indication)
+			sub := ""
+			if r.SubIndication != nil {
+				sub = *r.SubIndication
+			}
+			is.Equal(sub, tt.sub)
+			is.Equal(r.TrustFramework, "UNKNOWN") // a private anchor, or none
+			is.Equal(r.AnchorCountry, nil)
+			is.Equal(sum.DocumentName, filepath.Base(tt.args[1]))
+		})
+	}
+}
+
+// TestValidateCommandErrors: every unusable invocation says what is wrong,
+// with exit 2 for usage and 1 for a file that cannot be validated.
+func TestValidateCommandErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := write(t, dir, "notes.txt", []byte("hello, world"))
+	empty := write(t, dir, "empty.p7m", nil)
+	badAnchor := write(t, dir, "anchor.pem", []byte("not a certificate"))
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no file", []string{"validate"}, 2, validateUsage},
+		{"two files", []string{"validate", text, text}, 2, validateUsage},
+		{"unknown flag", []string{"validate", text, "--strict"}, 2, "flag provided but not defined: -strict"},
+		{"time not RFC 3339", []string{"validate", text, "--at", "yesterday"}, 2, `validate: --at "yesterday" is not an RFC 3339 time (2026-11-21T12:00:00Z)`},
+		{"missing file", []string{"validate", filepath.Join(dir, "nope.p7m")}, 1, "validate: open " + filepath.Join(dir, "nope.p7m") + ": no such file or directory"},
+		{"missing detached file", []string{"validate", text, "--detached", filepath.Join(dir, "nope.bin")}, 1, "validate: open " + filepath.Join(dir, "nope.bin") + ": no such file or directory"},
+		{"unreadable anchor", []string{"validate", text, "--trust-anchor", badAnchor}, 1, "validate: --trust-anchor: "},
+		{"not a signature", []string{"validate", text}, 1, "validate: unreadable document: not a signature format this service reads (CAdES)"},
+		{"empty file", []string{"validate", empty}, 1, "validate: unreadable document: the uploaded file is empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			code, out, stderr := command(t, offline(t), tt.args...)
+			is.Equal(code, tt.code)
+			is.Equal(out, "")
+			is.True(strings.Contains(stderr, tt.stderr)) // stderr names the problem
+		})
+	}
+}
+
+func write(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
