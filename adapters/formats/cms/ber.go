@@ -134,17 +134,27 @@ func (e element) children(max int) ([]element, error) {
 		if len(out) == max {
 			return nil, fmt.Errorf("%w: more than %d elements in %v", ErrLimitExceeded, max, e)
 		}
-		c, r, err := readElement(rest, e.depth+1)
+		c, r, err := readChild(rest, e.depth+1)
 		if err != nil {
 			return nil, err
-		}
-		if c.class == classUniversal && c.tag == 0 {
-			return nil, fmt.Errorf("%w: end-of-contents inside a definite-length element", ErrMalformed)
 		}
 		out = append(out, c)
 		rest = r
 	}
 	return out, nil
+}
+
+// readChild reads the element at the start of the content b of a
+// constructed element, at depth.
+func readChild(b []byte, depth int) (element, []byte, error) {
+	c, r, err := readElement(b, depth)
+	if err != nil {
+		return element{}, nil, err
+	}
+	if c.class == classUniversal && c.tag == 0 {
+		return element{}, nil, fmt.Errorf("%w: end-of-contents inside a definite-length element", ErrMalformed)
+	}
+	return c, r, nil
 }
 
 // fields reads the elements of a SEQUENCE of fixed structure with at most
@@ -211,6 +221,53 @@ func (e element) octets() ([]byte, error) {
 // der returns the DER encoding of e: definite, minimal lengths and strings
 // in one segment. Sets keep their order (sortedSetDER sorts); everything
 // else in BER that DER forbids is left to the parsers of the values.
+// isDER reports whether e's input bytes are already what der would
+// produce: definite lengths in their shortest form, the shortest tag
+// form, no constructed strings, at most MaxElements children, all the way
+// down. It reads e where it is and allocates nothing, so that DER input,
+// the common case, is not re-encoded only to find it unchanged.
+func (e element) isDER() bool {
+	if e.indefinite || len(e.raw) != headerLen(e.tag, len(e.content))+len(e.content) {
+		return false
+	}
+	if !e.constructed {
+		return true
+	}
+	if e.class == classUniversal && stringTags[e.tag] {
+		return false
+	}
+	rest := e.content
+	for n := 0; len(rest) > 0; n++ {
+		if n == MaxElements {
+			return false
+		}
+		var k element
+		var err error
+		if k, rest, err = readChild(rest, e.depth+1); err != nil || !k.isDER() {
+			return false
+		}
+	}
+	return true
+}
+
+// headerLen is the length of the DER identifier and length octets of an
+// element with tag and n content octets, as appendTLV writes them.
+func headerLen(tag, n int) int {
+	h := 1
+	if tag >= 0x1f {
+		for t := tag; t > 0; t >>= 7 {
+			h++
+		}
+	}
+	h++
+	if n >= 0x80 {
+		for ; n > 0; n >>= 8 {
+			h++
+		}
+	}
+	return h
+}
+
 func (e element) der() ([]byte, error) {
 	var b cryptobyte.Builder
 	if err := e.appendDER(&b); err != nil {

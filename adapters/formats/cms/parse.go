@@ -285,6 +285,9 @@ func (sd *SignedData) parseRevocationInfo(e element) error {
 // re-encoding. Certificates and CRLs must be DER to verify; a BER copy has
 // been re-encoded by someone and is given its best chance.
 func derOrOriginal(e element) ([]byte, error) {
+	if e.isDER() {
+		return e.raw, nil
+	}
 	der, err := e.der()
 	if err != nil {
 		return nil, err
