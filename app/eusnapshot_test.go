@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"crypto/x509"
 	"io"
 	"log/slog"
 	"os"
@@ -42,13 +43,35 @@ func (s offlineSource) Fetch(ctx context.Context, url, _ string) ([]byte, error)
 // snapshot, and the bytes cached.
 func corpusStore(tb testing.TB) (*app.TrustStore, int64) {
 	tb.Helper()
-	corpusTrust := realworld.Trust(tb)
-	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cache, err := tlcache.Open(tb.TempDir(), logger)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	total := fillCorpusCache(tb, cache)
+	at, _ := time.Parse(time.RFC3339, snapshotAt)
+	src := app.TrustSources{LOTLURL: lotlURL, OJCerts: corpusOJ(tb), OJSource: "keystore.p12"}
+	return app.NewTrustStore(src, cache, offlineSource{tb}, trust.PrivateCA{}, func() time.Time { return at }, logger), total
+}
+
+// corpusOJKeystore is the 2019 OJ keystore of the corpus and its password.
+const corpusOJKeystore, corpusOJPassword = "dss/oj-keystore/keystore.p12", "dss-password"
+
+func corpusOJ(tb testing.TB) []*x509.Certificate {
+	tb.Helper()
+	oj, err := keystore.ReadTrustStore(filepath.Join(realworld.Trust(tb), corpusOJKeystore), "PKCS12", corpusOJPassword)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return oj
+}
+
+// fillCorpusCache stores the corpus snapshot's lists in cache under the
+// URLs they were published at and returns the bytes stored.
+func fillCorpusCache(tb testing.TB, cache *tlcache.Cache) int64 {
+	tb.Helper()
+	corpusTrust := realworld.Trust(tb)
+	ctx := context.Background()
 	at, _ := time.Parse(time.RFC3339, snapshotAt)
 	var total int64
 	put := func(url, file string) bool {
@@ -74,12 +97,7 @@ func corpusStore(tb testing.TB) (*app.TrustStore, int64) {
 	for _, p := range trustlist.MemberLists(lotl) {
 		put(p.Location, "dss/cookbook-cache/"+mangle.ReplaceAllString(p.Location, "_")+".xml")
 	}
-	oj, err := keystore.ReadTrustStore(filepath.Join(corpusTrust, "dss/oj-keystore/keystore.p12"), "PKCS12", "dss-password")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	src := app.TrustSources{LOTLURL: lotlURL, OJCerts: oj, OJSource: "keystore.p12"}
-	return app.NewTrustStore(src, cache, offlineSource{tb}, trust.PrivateCA{}, func() time.Time { return at }, logger), total
+	return total
 }
 
 // TestCorpusSnapshotFromCache loads the real 2023 EU snapshot from the

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
@@ -38,6 +39,7 @@ type ValidateOptions struct {
 
 // validation holds the parts a validation uses; the Validator wires them.
 type validation struct {
+	anchors    *anchorCache
 	readers    []ports.DocumentReader
 	revocation ports.RevocationSource
 	issuers    ports.CertificateSource
@@ -56,14 +58,15 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 		return verdict.ValidationSummary{}, fmt.Errorf("app: %w", err)
 	}
 	snap := v.trust.Snapshot()
-	anchors := certpath.AnchorsFrom(snap, cert.Parse)
-	for _, c := range o.ExtraAnchors {
-		anchors = append(anchors, certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true})
+	anchors := v.validation.anchors.of(snap)
+	if len(o.ExtraAnchors) > 0 {
+		extra := make([]certpath.Anchor, len(o.ExtraAnchors))
+		for i, c := range o.ExtraAnchors {
+			extra[i] = certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true}
+		}
+		anchors = anchors.With(extra...)
 	}
-	doc.Certificates = make([]*x509.Certificate, len(anchors))
-	for i, a := range anchors {
-		doc.Certificates[i] = a.Certificate
-	}
+	doc.Certificates = anchors.Certificates()
 	sigs, err := v.read(ctx, doc)
 	if err != nil {
 		return verdict.ValidationSummary{}, err
@@ -112,7 +115,7 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 // inputs gathers what the process needs beyond the evidence: the issuers
 // the document lacks (AIA) and revocation facts for every link it will
 // look at.
-func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors []certpath.Anchor) (etsi.Inputs, error) {
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet) (etsi.Inputs, error) {
 	in := etsi.Inputs{
 		Anchors:       anchors,
 		Intermediates: slices.Clone(sig.Certificates),
@@ -157,7 +160,7 @@ func (v *Validator) fetchIssuers(ctx context.Context, sig ades.Signature, in *et
 		}
 	}
 	opts := func() certpath.Options {
-		return certpath.Options{Intermediates: in.Intermediates, Anchors: in.Anchors, CheckSignature: in.CheckSignature}
+		return certpath.Options{Intermediates: in.Intermediates, AnchorSet: in.Anchors, CheckSignature: in.CheckSignature}
 	}
 	for _, leaf := range leaves {
 		next := leaf
@@ -177,4 +180,24 @@ func (v *Validator) fetchIssuers(ctx context.Context, sig ades.Signature, in *et
 		}
 	}
 	return nil
+}
+
+// anchorCache keeps the anchors of the last trust snapshot validated
+// against, parsed and indexed: for the EU lists that takes longer than
+// validating a signature (tens of milliseconds), and a snapshot never
+// changes, so it is done once per snapshot, not once per validation.
+type anchorCache struct {
+	mu   sync.Mutex
+	snap *trust.Snapshot
+	set  *certpath.AnchorSet
+}
+
+// of returns the anchors of snap.
+func (c *anchorCache) of(snap *trust.Snapshot) *certpath.AnchorSet {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.set == nil || c.snap != snap {
+		c.snap, c.set = snap, certpath.NewAnchorSet(certpath.AnchorsFrom(snap, cert.Parse))
+	}
+	return c.set
 }

@@ -75,6 +75,7 @@ func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.
 	}
 	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
 	return validation{
+		anchors:    &anchorCache{},
 		readers:    []ports.DocumentReader{cades.NewReader()},
 		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
 		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),

@@ -21,6 +21,10 @@ type Options struct {
 	// Zero: none, and Build finds no path. Anchors without a certificate
 	// are not allowed.
 	Anchors []Anchor
+	// AnchorSet is the trust anchors already indexed, in place of
+	// Anchors: a caller that builds many paths over the same anchors
+	// indexes them once. Set one or the other.
+	AnchorSet *AnchorSet
 	// CheckSignature verifies child's signature with its issuer's public
 	// key. Zero means crypto/x509: x509.Certificate.CheckSignature with
 	// parentKey over child's TBSCertificate, which (unlike
@@ -38,6 +42,9 @@ func (o Options) Validate() error {
 		if c == nil {
 			return fmt.Errorf("%w: Intermediates[%d] is nil", ErrInvalidOptions, i)
 		}
+	}
+	if len(o.Anchors) > 0 && o.AnchorSet != nil {
+		return fmt.Errorf("%w: both Anchors and AnchorSet are set", ErrInvalidOptions)
 	}
 	for i, a := range o.Anchors {
 		if a.Certificate == nil {
@@ -115,13 +122,17 @@ func Build(leaf *x509.Certificate, opts Options) ([]Path, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	b := &builder{opts: opts, cache: map[linkKey]error{}}
+	b := &builder{opts: opts, cache: map[linkKey]error{}, anchors: opts.AnchorSet}
+	if b.anchors == nil {
+		b.anchors = NewAnchorSet(opts.Anchors)
+	}
 	if b.opts.CheckSignature == nil {
 		b.opts.CheckSignature = x509Signature
 	}
 	b.index()
-	for _, a := range opts.Anchors {
-		if sameEntity(leaf, a.Certificate) {
+	// The same entity has the same subject: the index finds it.
+	for _, i := range b.anchors.bySubjectOf(nameKey(leaf.RawSubject)) {
+		if a := b.anchors.anchors[i]; sameEntity(leaf, a.Certificate) {
 			b.paths = append(b.paths, Path{Certificates: []*x509.Certificate{leaf}, Anchor: a})
 		}
 	}
@@ -143,7 +154,8 @@ type linkKey struct{ child, parent string }
 
 type builder struct {
 	opts      Options
-	bySubject map[string][]candidate
+	anchors   *AnchorSet
+	bySubject map[string][]candidate // intermediates
 	cache     map[linkKey]error
 	checks    int
 	stopped   bool
@@ -151,21 +163,17 @@ type builder struct {
 	closest   Miss
 }
 
-// candidate is a possible issuer: an anchor (index into opts.Anchors) or
-// an intermediate.
+// candidate is a possible issuer: an anchor (index into the anchor set)
+// or an intermediate.
 type candidate struct {
 	cert   *x509.Certificate
 	anchor int // -1 for an intermediate
 }
 
-// index files the anchors and the distinct intermediates by normalised
-// subject, anchors first, each in input order.
+// index files the distinct intermediates by normalised subject, in input
+// order; the anchors are indexed in their set.
 func (b *builder) index() {
 	b.bySubject = map[string][]candidate{}
-	for i, a := range b.opts.Anchors {
-		k := nameKey(a.Certificate.RawSubject)
-		b.bySubject[k] = append(b.bySubject[k], candidate{cert: a.Certificate, anchor: i})
-	}
 	seen := map[string]bool{}
 	for _, c := range b.opts.Intermediates {
 		if seen[string(c.Raw)] {
@@ -181,7 +189,13 @@ func (b *builder) index() {
 // matches c's issuer name; those whose key identifier agrees with c's
 // authority key identifier (or where either is absent) before the others.
 func (b *builder) candidates(c *x509.Certificate) []candidate {
-	all := b.bySubject[nameKey(c.RawIssuer)]
+	key := nameKey(c.RawIssuer)
+	// Anchors first, each in input order.
+	var all []candidate
+	for _, i := range b.anchors.bySubjectOf(key) {
+		all = append(all, candidate{cert: b.anchors.anchors[i].Certificate, anchor: i})
+	}
+	all = append(all, b.bySubject[key]...)
 	out := make([]candidate, 0, len(all))
 	var later []candidate
 	for _, cand := range all {
@@ -271,7 +285,7 @@ func (b *builder) extend(chain []*x509.Certificate) {
 		}
 		next := append(slices.Clip(chain), cand.cert)
 		if cand.anchor >= 0 {
-			b.paths = append(b.paths, Path{Certificates: next, Anchor: b.opts.Anchors[cand.anchor]})
+			b.paths = append(b.paths, Path{Certificates: next, Anchor: b.anchors.anchors[cand.anchor]})
 			continue
 		}
 		b.extend(next)

@@ -98,7 +98,7 @@ func goodFacts(sig ades.Signature, in etsi.Inputs, embedded bool) map[string][]r
 
 func inputs(p *pki.PKI) etsi.Inputs {
 	return etsi.Inputs{
-		Anchors:       []certpath.Anchor{euAnchor(p)},
+		Anchors:       certpath.NewAnchorSet([]certpath.Anchor{euAnchor(p)}),
 		Intermediates: []*x509.Certificate{p.Intermediate.Certificate},
 	}
 }

@@ -16,8 +16,9 @@ import (
 // Inputs are the trust anchors, candidate intermediates and revocation
 // facts of one validation.
 type Inputs struct {
-	// Anchors are the trust anchors of the snapshot (certpath.AnchorsFrom).
-	Anchors []certpath.Anchor
+	// Anchors are the trust anchors of the snapshot (certpath.AnchorsFrom),
+	// indexed once per snapshot and shared between validations.
+	Anchors *certpath.AnchorSet
 	// Intermediates are candidate issuers: those embedded in the document
 	// plus those fetched by AIA. The signature's and the time-stamps' own
 	// certificates are added by the process.
@@ -99,13 +100,11 @@ func options(in Inputs, extra ...[]*x509.Certificate) certpath.Options {
 			}
 		}
 	}
-	anchors := make([]certpath.Anchor, 0, len(in.Anchors))
-	for _, a := range in.Anchors {
-		if a.Certificate != nil {
-			anchors = append(anchors, a)
-		}
+	anchors := in.Anchors
+	if anchors == nil {
+		anchors = certpath.NewAnchorSet(nil)
 	}
-	return certpath.Options{Intermediates: inter, Anchors: anchors, CheckSignature: in.CheckSignature}
+	return certpath.Options{Intermediates: inter, AnchorSet: anchors, CheckSignature: in.CheckSignature}
 }
 
 // oidOCSPNoCheck is id-pkix-ocsp-nocheck (RFC 6960, section 4.2.2.2.1).

@@ -120,7 +120,7 @@ func TestReportFromValidate(t *testing.T) {
 	p := newPKI(t)
 	sig := signature(p.SignerECDSAQC)
 	in := inputs(p)
-	in.Anchors = []certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH"}}
+	in.Anchors = certpath.NewAnchorSet([]certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH"}})
 	in.Revocation = goodFacts(sig, in, true)
 	r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
 	rep := etsi.Report(sig, r, func(string) bool { return true })

@@ -1,6 +1,10 @@
 package trust
 
-import "time"
+import (
+	"bytes"
+	"slices"
+	"time"
+)
 
 // A Snapshot is the merged trust store at one moment: every public list
 // with what this service knows of it, and the private CA anchors. It is
@@ -56,17 +60,18 @@ type PrivateCA struct {
 }
 
 // Anchors counts the distinct service certificates the list yields.
+// Every verdict's trust data reports it, so it sorts references to the
+// certificates rather than copying thousands of them into a set.
 func (s ListState) Anchors() int {
 	if s.List == nil {
 		return 0
 	}
-	seen := map[string]bool{}
+	var certs [][]byte
 	for _, p := range s.List.Providers {
 		for _, svc := range p.Services {
-			for _, c := range svc.Identity.Certificates {
-				seen[string(c)] = true
-			}
+			certs = append(certs, svc.Identity.Certificates...)
 		}
 	}
-	return len(seen)
+	slices.SortFunc(certs, bytes.Compare)
+	return len(slices.CompactFunc(certs, bytes.Equal))
 }

@@ -1,0 +1,96 @@
+package certpath
+
+import "crypto/x509"
+
+// An AnchorSet is a list of anchors indexed for path building. Indexing
+// normalises every anchor's subject name, which for the EU trusted lists
+// (thousands of anchors) costs far more than building a path: build the
+// set once per trust snapshot and share it. It is immutable and safe for
+// concurrent use.
+type AnchorSet struct {
+	anchors   []Anchor
+	certs     []*x509.Certificate
+	bySubject map[string][]int // normalised subject -> indexes into anchors
+	// added indexes the anchors With appended to a set whose bySubject
+	// this set shares.
+	added map[string][]int
+}
+
+// NewAnchorSet indexes anchors, skipping those without a certificate, in
+// their order (which is [Build]'s order of preference).
+func NewAnchorSet(anchors []Anchor) *AnchorSet {
+	s := &AnchorSet{bySubject: make(map[string][]int, len(anchors))}
+	for _, a := range anchors {
+		if a.Certificate == nil {
+			continue
+		}
+		k := nameKey(a.Certificate.RawSubject)
+		s.bySubject[k] = append(s.bySubject[k], len(s.anchors))
+		s.anchors = append(s.anchors, a)
+		s.certs = append(s.certs, a.Certificate)
+	}
+	return s
+}
+
+// With returns a set of s's anchors followed by more, leaving s as it
+// is; it indexes only more, and shares s's index. A nil s is an empty
+// set.
+func (s *AnchorSet) With(more ...Anchor) *AnchorSet {
+	if s == nil || s.added != nil {
+		return NewAnchorSet(append(append([]Anchor(nil), s.Anchors()...), more...))
+	}
+	w := &AnchorSet{
+		anchors:   append(s.anchors[:len(s.anchors):len(s.anchors)], nil...),
+		certs:     s.certs[:len(s.certs):len(s.certs)],
+		bySubject: s.bySubject,
+		added:     map[string][]int{},
+	}
+	for _, a := range more {
+		if a.Certificate == nil {
+			continue
+		}
+		k := nameKey(a.Certificate.RawSubject)
+		w.added[k] = append(w.added[k], len(w.anchors))
+		w.anchors = append(w.anchors, a)
+		w.certs = append(w.certs, a.Certificate)
+	}
+	return w
+}
+
+// Len is the number of anchors.
+func (s *AnchorSet) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.anchors)
+}
+
+// Anchors returns the anchors in order. The slice is shared: do not
+// modify it.
+func (s *AnchorSet) Anchors() []Anchor {
+	if s == nil {
+		return nil
+	}
+	return s.anchors
+}
+
+// Certificates returns the anchors' certificates in order. The slice is
+// shared: do not modify it.
+func (s *AnchorSet) Certificates() []*x509.Certificate {
+	if s == nil {
+		return nil
+	}
+	return s.certs
+}
+
+// bySubjectOf returns the indexes of the anchors whose normalised
+// subject is key, in order.
+func (s *AnchorSet) bySubjectOf(key string) []int {
+	if s == nil {
+		return nil
+	}
+	if extra := s.added[key]; len(extra) > 0 {
+		return append(s.bySubject[key][:len(s.bySubject[key]):len(s.bySubject[key])], extra...)
+	}
+	return s.bySubject[key]
+}
