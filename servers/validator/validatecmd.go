@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -78,18 +77,20 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 // run validates the file and prints the summary. Exit codes: 0 for any
 // validation result, 1 when the file cannot be read or validated.
 func (vc *validateCommand) run(ctx context.Context, a *app.Validator, stdout, stderr io.Writer) int {
-	data, err := os.ReadFile(vc.file)
+	data, release, err := readFile(vc.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
+	defer release()
 	doc := ports.Document{Name: filepath.Base(vc.file), Data: data}
 	for _, d := range vc.detached {
-		b, err := os.ReadFile(d)
+		b, release, err := readFile(d)
 		if err != nil {
 			fmt.Fprintf(stderr, "validate: %v\n", err)
 			return 1
 		}
+		defer release()
 		doc.Detached = append(doc.Detached, ports.Detached{Name: filepath.Base(d), Data: b})
 	}
 	var anchors []*x509.Certificate
