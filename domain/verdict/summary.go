@@ -3,6 +3,8 @@ package verdict
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"time"
 )
 
 // Indications of ETSI EN 319 102-1 §5.1.3, as signatures report them.
@@ -83,10 +85,66 @@ func Summarize(name string, document []byte, reports []SignatureReport, td Trust
 		if r.Warnings == nil {
 			r.Warnings = []Message{}
 		}
+		r.Warnings = append(r.Warnings, trustAnnotations(r, td)...)
 		if r.Indication != TotalPassed {
 			s.Valid = false
 		}
 		s.Signatures[i] = r
+	}
+	return s
+}
+
+// Codes of the warnings Summarize adds from the trust data
+// (validation-service.md §3, "Degraded behaviour": annotate, never refuse
+// or downgrade).
+const (
+	// CodeNoTrustedListLoaded: no public list yields anchors, so the
+	// signature reached none; a configuration problem of the validator.
+	CodeNoTrustedListLoaded = "NO_TRUSTED_LIST_LOADED"
+	// CodeAnchorListNotCurrent: the list that anchors the signature is
+	// not confirmed current or not authenticated; the verdict is as of
+	// the list's last confirmation.
+	CodeAnchorListNotCurrent = "ANCHOR_LIST_NOT_CURRENT"
+)
+
+// categoryNoListLoaded is freshness.CategoryNoListLoaded as trust data
+// spells it.
+const categoryNoListLoaded = "no-list-loaded"
+
+// trustAnnotations are the warnings the trust data puts on r: a signature
+// that reached no anchor while no list is loaded says that the validator,
+// not the document, is at fault; a signature anchored in a list that is
+// behind or unauthenticated says as of when, and that nothing could be
+// re-checked since.
+func trustAnnotations(r SignatureReport, td TrustData) []Message {
+	if r.AnchorCountry == nil {
+		if td.Category == categoryNoListLoaded && r.SubIndication != nil && *r.SubIndication == "NO_CERTIFICATE_CHAIN_FOUND" {
+			return []Message{{Code: CodeNoTrustedListLoaded, Message: "no trusted list is loaded, so no signature can reach a trust anchor of the EU or Swiss lists: " +
+				"this is a configuration problem of the validator, not a property of the document"}}
+		}
+		return nil
+	}
+	for _, l := range td.Lists {
+		if l.Territory != *r.AnchorCountry || l.Kind != "TL" {
+			continue
+		}
+		if l.State == "CURRENT" && l.Authenticity == "VALID" {
+			return nil
+		}
+		since := "it was never confirmed online"
+		if l.LastOnlineConfirmation != nil {
+			since = "it was last confirmed online on " + l.LastOnlineConfirmation.UTC().Format(time.RFC3339)
+		}
+		return []Message{{Code: CodeAnchorListNotCurrent, Message: fmt.Sprintf(
+			"the %s trusted list that anchors this signature is %s (authenticity %s): %s, no re-check has been possible since, "+
+				"and changes to its trust services after that, withdrawals included, are not reflected", l.Territory, l.State, orNone(l.Authenticity), since)}}
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not checked"
 	}
 	return s
 }

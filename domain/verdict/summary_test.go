@@ -51,3 +51,49 @@ func TestSummaryJSON(t *testing.T) {
 	is.Equal(string(raw[:len(want)]), want)
 	is.Equal(s.DocumentSHA256, "d6eade346b42f707c1684aa3d3c029ab0809164b8b878fcccf56fe1d83b3dc1d") // SHA-256 of "signed bytes"
 }
+
+// §3 "Degraded behaviour": the trust data annotates the verdicts, never
+// changes them.
+func TestTrustAnnotations(t *testing.T) {
+	t.Parallel()
+	confirmed := time.Date(2026, 10, 1, 3, 0, 0, 0, time.UTC)
+	chList := func(state, auth string) verdict.TrustData {
+		return verdict.TrustData{Lists: []verdict.ListStatus{
+			{Territory: "EU", Kind: "LOTL", State: "CURRENT", Authenticity: "VALID"},
+			{Territory: "CH", Kind: "TL", State: state, Authenticity: auth, LastOnlineConfirmation: &confirmed},
+		}}
+	}
+	anchored := verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkCHZertES, AnchorCountry: str("CH")}
+	noChain := verdict.SignatureReport{Indication: verdict.Indeterminate, SubIndication: str("NO_CERTIFICATE_CHAIN_FOUND"), TrustFramework: verdict.FrameworkUnknown}
+	private := verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkUnknown}
+	tests := []struct {
+		name    string
+		report  verdict.SignatureReport
+		td      verdict.TrustData
+		code    string // "": no annotation
+		message string
+	}{
+		{"anchor list current", anchored, chList("CURRENT", "VALID"), "", ""},
+		{"anchor list stale", anchored, chList("STALE", "VALID"), verdict.CodeAnchorListNotCurrent,
+			"the CH trusted list that anchors this signature is STALE (authenticity VALID): it was last confirmed online on 2026-10-01T03:00:00Z, no re-check has been possible since, and changes to its trust services after that, withdrawals included, are not reflected"},
+		{"anchor list unauthenticated", anchored, chList("CURRENT", "INDETERMINATE"), verdict.CodeAnchorListNotCurrent,
+			"the CH trusted list that anchors this signature is CURRENT (authenticity INDETERMINATE): it was last confirmed online on 2026-10-01T03:00:00Z, no re-check has been possible since, and changes to its trust services after that, withdrawals included, are not reflected"},
+		{"no list loaded", noChain, verdict.TrustData{Category: "no-list-loaded"}, verdict.CodeNoTrustedListLoaded,
+			"no trusted list is loaded, so no signature can reach a trust anchor of the EU or Swiss lists: this is a configuration problem of the validator, not a property of the document"},
+		{"no chain while lists are loaded", noChain, chList("CURRENT", "VALID"), "", ""},
+		{"private anchor while no list is loaded", private, verdict.TrustData{Category: "no-list-loaded"}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			s := verdict.Summarize("doc.p7m", nil, []verdict.SignatureReport{tt.report}, tt.td)
+			r := s.Signatures[0]
+			is.Equal(r.Indication, tt.report.Indication) // annotated, never changed
+			if tt.code == "" {
+				is.Equal(len(r.Warnings), 0)
+				return
+			}
+			is.Equal(r.Warnings, []verdict.Message{{Code: tt.code, Message: tt.message}})
+		})
+	}
+}

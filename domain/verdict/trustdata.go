@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"slices"
 	"time"
 
 	"github.com/svc-dss/dss/domain/freshness"
@@ -21,7 +22,8 @@ type TrustData struct {
 	// (the weakest list's), null when never.
 	LastConfirmed *time.Time `json:"lastConfirmed"`
 	// AnchorDataAuthenticated is false when any held list's own signature
-	// was not positively confirmed.
+	// was not positively confirmed, and when no list is held: nothing was
+	// confirmed then.
 	AnchorDataAuthenticated bool `json:"anchorDataAuthenticated"`
 	// Degraded and Failing mirror the aggregate flags.
 	Degraded bool `json:"degraded"`
@@ -95,7 +97,7 @@ func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) 
 		State:                   sum.State.String(),
 		Current:                 sum.Current,
 		LastConfirmed:           timePtr(sum.LastConfirmed),
-		AnchorDataAuthenticated: len(snap.Lists) > 0,
+		AnchorDataAuthenticated: slices.ContainsFunc(snap.Lists, func(l trust.ListState) bool { return l.List != nil }),
 		Degraded:                sum.Degraded,
 		Failing:                 sum.Failing,
 		EvaluatedAt:             now.UTC(),

@@ -63,3 +63,28 @@ func TestPrivateAnchorLapsesWhileRunning(t *testing.T) {
 	is.Equal(verdict.NewTrustData(snap, issued.AddDate(0, 0, 11), th).State, after.State)
 	is.True(verdict.NewTrustData(snap, issued.AddDate(0, 0, 11), th).PrivateCA.LoadedNothing)
 }
+
+// §2 trustData: anchorDataAuthenticated is false unless a held list's
+// signature was positively confirmed; a store that holds no list has
+// confirmed nothing (NEVER_LOADED).
+func TestAnchorDataAuthenticated(t *testing.T) {
+	t.Parallel()
+	at := issued.Add(2 * time.Hour)
+	tests := []struct {
+		name string
+		edit func(*trust.Snapshot)
+		want bool
+	}{
+		{"every held list authenticated", func(*trust.Snapshot) {}, true},
+		{"a held list not authenticated", func(s *trust.Snapshot) { s.Lists[0].Authenticity = trust.AuthIndeterminate }, false},
+		{"no list held (NEVER_LOADED)", func(s *trust.Snapshot) { s.Lists[0].List = nil }, false},
+		{"no list configured", func(s *trust.Snapshot) { s.Lists = nil }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := snapshot()
+			tt.edit(snap)
+			is.New(t).Equal(verdict.NewTrustData(snap, at, th).AnchorDataAuthenticated, tt.want)
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -209,4 +210,26 @@ func TestBlockedRevocationFetchIsAnOutcome(t *testing.T) {
 	is.True(strings.Contains(logs, `"msg":"revocation fetch failed"`))
 	is.True(strings.Contains(logs, `"blocked":true`))
 	is.True(strings.Contains(logs, "private or special-purpose address"))
+}
+
+// §3 "Degraded behaviour" 3: with no trusted list loaded, a signature
+// reaches no anchor, and its verdict says the validator is at fault.
+func TestNeverLoadedIsAConfigurationProblem(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p, err := pki.New("http://127.0.0.1:9")
+	is.NoErr(err)
+	sig, err := cades.Sign([]byte("contract"), cades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.B, SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second)})
+	is.NoErr(err)
+	s := start(t, nil, "SVC_DSS_VALIDATOR_PERMIT_ALL=true") // list URLs on a closed port
+	res, body := post(t, s.URL, map[string][]byte{"file": sig})
+	is.Equal(res.StatusCode, 200)
+	var sum verdict.ValidationSummary
+	is.NoErr(json.Unmarshal(body, &sum))
+	r := sum.Signatures[0]
+	is.Equal(r.Indication, "INDETERMINATE")
+	is.Equal(*r.SubIndication, "NO_CERTIFICATE_CHAIN_FOUND")
+	is.Equal(sum.TrustData.State, "NEVER_LOADED")
+	is.True(!sum.TrustData.AnchorDataAuthenticated)
+	is.True(slices.ContainsFunc(r.Warnings, func(m verdict.Message) bool { return m.Code == verdict.CodeNoTrustedListLoaded }))
 }
