@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
+	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
@@ -405,4 +407,56 @@ func codes(ms []verdict.Message) []string {
 		out = append(out, m.Code)
 	}
 	return out
+}
+
+// TestValidateTwoSigners: each SignerInfo of a CMS is a signature of its
+// own, and one that fails makes the document not valid.
+func TestValidateTwoSigners(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	untrusted, err := cades.NewUntrustedChain(p, p.SignerECDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signedAt := s.at.Add(-time.Hour)
+	tests := []struct {
+		name    string
+		second  cms.Signer
+		extra   []*x509.Certificate
+		results []string // indication/sub-indication of each signature, in document order
+		valid   bool
+	}{
+		{"both trusted", cms.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signedAt}, nil,
+			[]string{"TOTAL_PASSED/", "TOTAL_PASSED/"}, true},
+		{"second untrusted", cms.Signer{Certificate: untrusted.Signer, Key: p.SignerECDSA.Key, SigningTime: signedAt}, []*x509.Certificate{untrusted.Root},
+			[]string{"TOTAL_PASSED/", "INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			first := cms.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signedAt}
+			der, err := cms.Sign([]byte("contract"), []cms.Signer{first, tt.second},
+				cms.SignOptions{Certificates: append([]*x509.Certificate{p.Intermediate.Certificate}, tt.extra...)})
+			is.NoErr(err)
+			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "two.p7m", Data: der}, app.ValidateOptions{At: s.at})
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 2)
+			var got []string
+			for _, r := range sum.Signatures {
+				sub := ""
+				if r.SubIndication != nil {
+					sub = *r.SubIndication
+				}
+				got = append(got, r.Indication+"/"+sub)
+			}
+			// cms.Sign orders SignerInfos as DER sorts them: compare as sets.
+			slices.Sort(got)
+			want := slices.Clone(tt.results)
+			slices.Sort(want)
+			is.Equal(got, want)
+			is.True(sum.Signatures[0].SignatureID != sum.Signatures[1].SignatureID)
+			is.Equal(sum.Valid, tt.valid)
+		})
+	}
 }
