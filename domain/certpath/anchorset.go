@@ -21,15 +21,20 @@ type AnchorSet struct {
 func NewAnchorSet(anchors []Anchor) *AnchorSet {
 	s := &AnchorSet{bySubject: make(map[string][]int, len(anchors))}
 	for _, a := range anchors {
-		if a.Certificate == nil {
-			continue
-		}
-		k := nameKey(a.Certificate.RawSubject)
-		s.bySubject[k] = append(s.bySubject[k], len(s.anchors))
-		s.anchors = append(s.anchors, a)
-		s.certs = append(s.certs, a.Certificate)
+		s.add(a, s.bySubject)
 	}
 	return s
+}
+
+// add appends a, when it has a certificate, and files it in index.
+func (s *AnchorSet) add(a Anchor, index map[string][]int) {
+	if a.Certificate == nil {
+		return
+	}
+	k := nameKey(a.Certificate.RawSubject)
+	index[k] = append(index[k], len(s.anchors))
+	s.anchors = append(s.anchors, a)
+	s.certs = append(s.certs, a.Certificate)
 }
 
 // With returns a set of s's anchors followed by more, leaving s as it
@@ -40,19 +45,14 @@ func (s *AnchorSet) With(more ...Anchor) *AnchorSet {
 		return NewAnchorSet(append(append([]Anchor(nil), s.Anchors()...), more...))
 	}
 	w := &AnchorSet{
-		anchors:   append(s.anchors[:len(s.anchors):len(s.anchors)], nil...),
+		// Capped, so that appending copies rather than writing into s.
+		anchors:   s.anchors[:len(s.anchors):len(s.anchors)],
 		certs:     s.certs[:len(s.certs):len(s.certs)],
 		bySubject: s.bySubject,
 		added:     map[string][]int{},
 	}
 	for _, a := range more {
-		if a.Certificate == nil {
-			continue
-		}
-		k := nameKey(a.Certificate.RawSubject)
-		w.added[k] = append(w.added[k], len(w.anchors))
-		w.anchors = append(w.anchors, a)
-		w.certs = append(w.certs, a.Certificate)
+		w.add(a, w.added)
 	}
 	return w
 }

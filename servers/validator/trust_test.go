@@ -28,6 +28,12 @@ func ecosystem(t *testing.T) (*tl.Ecosystem, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ecosystemFor(t, p)
+}
+
+// ecosystemFor is ecosystem for the lists of p.
+func ecosystemFor(t *testing.T, p *pki.PKI) (*tl.Ecosystem, []string) {
+	t.Helper()
 	eco, err := tl.NewEcosystem(p, time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +16,6 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
-	"github.com/svc-dss/dss/fixtures/tl"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
@@ -27,31 +24,11 @@ import (
 func signedWorld(t *testing.T, env ...string) (*pki.Server, *servertest.Server) {
 	t.Helper()
 	srv := pki.Start(t)
-	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eco.Close() })
-	dir := t.TempDir()
-	ks, err := eco.OJKeystore("pw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(name string, data []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	base := []string{
-		"SVC_DSS_VALIDATOR_PERMIT_ALL=true",
-		"SVC_DSS_VALIDATOR_LOTL_URL=" + eco.LOTLURL,
-		"SVC_DSS_VALIDATOR_OJ_KEYSTORE=" + write("oj.p12", ks), "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
-		"SVC_DSS_VALIDATOR_CH_TL_URL=" + eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT=" + write("ch.der", eco.SwissSignerDER()),
+	_, base := ecosystemFor(t, srv.PKI)
+	base = append(base,
 		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S",
 		"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false", // the fixture OCSP and CRL are on 127.0.0.1
-	}
+	)
 	s := start(t, nil, append(base, env...)...)
 	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
 	return srv, s
