@@ -1,3 +1,5 @@
+//go:debug x509negativeserial=1
+
 // Command signer is the hash-only remote signing server: it signs digests
 // sent by an on-premises proxy with the tenant's key in an HSM partition.
 package main

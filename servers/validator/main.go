@@ -1,3 +1,5 @@
+//go:debug x509negativeserial=1
+
 // Command validator is the signature validation service: REST API, browser
 // UI and health probe over the validation library.
 package main
