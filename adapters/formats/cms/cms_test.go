@@ -125,6 +125,20 @@ func TestSignedAttributesDeterministic(t *testing.T) {
 	is.Equal(len(sd.SignerInfos[0].SignedAttrs), 5)
 }
 
+// PAdES signatures carry no signing-time attribute (EN 319 142-1, 5.3).
+func TestOmitSigningTime(t *testing.T) {
+	is := is.New(t)
+	s := signerFor(testPKI(t).SignerRSA)
+	s.OmitSigningTime = true
+	sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{}))
+	si := sd.SignerInfos[0]
+	is.Equal(len(si.SignedAttrs.Find(OIDAttrSigningTime)), 0)
+	is.Equal(len(si.SignedAttrs), 3) // content-type, message-digest, signing-certificate-v2
+	res, err := sd.Verify(VerifyOptions{})
+	is.NoErr(err)
+	is.NoErr(res[0].Err())
+}
+
 // TestTamper checks that each kind of alteration gives its error.
 func TestTamper(t *testing.T) {
 	p := testPKI(t)

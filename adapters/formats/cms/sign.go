@@ -36,6 +36,10 @@ type Signer struct {
 
 	// SigningTime is the signing-time attribute, time.Now() when zero.
 	SigningTime time.Time
+	// OmitSigningTime leaves the signing-time attribute out, as PAdES
+	// baseline signatures must (ETSI EN 319 142-1, 5.3: the time is the
+	// signature dictionary's /M).
+	OmitSigningTime bool
 
 	// NoSignedAttributes makes the signature cover the content itself,
 	// with no signed attributes (and so no signing time, no ESS
@@ -337,8 +341,10 @@ func (s Signer) signedAttributes(digest []byte, contentType asn1.ObjectIdentifie
 	if err := add(OIDAttrMessageDigest, func(b *cryptobyte.Builder) { b.AddASN1OctetString(digest) }); err != nil {
 		return nil, err
 	}
-	if err := add(OIDAttrSigningTime, func(b *cryptobyte.Builder) { addTime(b, at) }); err != nil {
-		return nil, err
+	if !s.OmitSigningTime {
+		if err := add(OIDAttrSigningTime, func(b *cryptobyte.Builder) { addTime(b, at) }); err != nil {
+			return nil, err
+		}
 	}
 	ess := s.Certificate
 	if s.ESSCertificate != nil {
