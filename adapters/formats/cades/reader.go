@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/domain/ades"
@@ -47,7 +49,39 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 	if len(doc.Detached) > MaxDetached {
 		return nil, fmt.Errorf("%w: cades: more than %d detached parts", ports.ErrUnreadable, MaxDetached)
 	}
-	rd := &reading{sd: sd, doc: doc, ids: map[string]int{}}
+	rd := &reading{sd: sd, certs: doc.Certificates, format: ades.CAdES, ids: map[string]int{}}
+	for _, d := range doc.Detached {
+		rd.detached = append(rd.detached, signedContent{data: d.Data})
+	}
+	return rd.signers(ctx)
+}
+
+// ReadEmbedded reads a CMS signature embedded in a document of another
+// format (a PDF's /Contents) whose signed content is not in the CMS but
+// streamed by content, one fresh reader a call, so that the document is
+// hashed where it lies and never copied. The signatures get format f;
+// certs are the validator's certificates (ports.Document.Certificates).
+// Archive time-stamps inside such a CMS are reported as not checked:
+// their imprint needs the content's bytes, and the formats that embed CMS
+// time-stamp the document instead. The errors are Read's.
+func ReadEmbedded(ctx context.Context, der []byte, content func() io.Reader, certs []*x509.Certificate, f ades.Format) ([]ades.Signature, error) {
+	if !isSignedData(der) {
+		return nil, fmt.Errorf("%w: cades: the embedded signature is not a CMS SignedData", ports.ErrUnreadable)
+	}
+	sd, err := cms.Parse(der)
+	if err != nil {
+		return nil, fmt.Errorf("%w: cades: embedded signature: %w", ports.ErrUnreadable, err)
+	}
+	if len(sd.SignerInfos) > MaxSigners {
+		return nil, fmt.Errorf("%w: cades: more than %d signers", ports.ErrUnreadable, MaxSigners)
+	}
+	rd := &reading{sd: sd, certs: certs, format: f, ids: map[string]int{}, detached: []signedContent{{open: content}}}
+	return rd.signers(ctx)
+}
+
+// signers returns the evidence of every SignerInfo of rd.sd.
+func (rd *reading) signers(ctx context.Context) ([]ades.Signature, error) {
+	sd := rd.sd
 	rd.shared.addSignedData(sd)
 	out := make([]ades.Signature, 0, len(sd.SignerInfos))
 	for _, si := range sd.SignerInfos {
@@ -106,9 +140,13 @@ func isSignedData(data []byte) bool {
 
 // reading is the state of one Read.
 type reading struct {
-	sd  *cms.SignedData
-	doc ports.Document
-	ids map[string]int // IDs given, for uniqueness
+	sd *cms.SignedData
+	// detached are the candidates for the signed content of a detached
+	// signature; certs the validator's own certificates.
+	detached []signedContent
+	certs    []*x509.Certificate
+	format   ades.Format
+	ids      map[string]int // IDs given, for uniqueness
 
 	count int // signatures produced, counter-signatures included
 
@@ -132,3 +170,22 @@ func (rd *reading) id(si *cms.SignerInfo) string {
 
 // errLimit is wrapped with ports.ErrUnreadable for input over a limit.
 var errLimit = errors.New("cades: limit exceeded")
+
+// signedContent is a candidate for the signed content: bytes at hand, or
+// a source that streams them (open non-nil).
+type signedContent struct {
+	data []byte
+	open func() io.Reader
+}
+
+func (c signedContent) reader() io.Reader {
+	if c.open != nil {
+		return c.open()
+	}
+	return bytes.NewReader(c.data)
+}
+
+// streamed reports whether the signed content is streamed, not held.
+func (rd *reading) streamed() bool {
+	return len(rd.detached) == 1 && rd.detached[0].open != nil
+}

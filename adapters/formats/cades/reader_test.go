@@ -1,11 +1,15 @@
 package cades_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
+
+	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/domain/ades"
@@ -257,5 +261,41 @@ func TestArchiveImprintAgreesWithFixture(t *testing.T) {
 	}
 	if len(imprint) != 32 {
 		t.Errorf("imprint %x", imprint)
+	}
+}
+
+// ReadEmbedded streams the signed content (a PDF's byte ranges) and gives
+// the evidence Read gives for the same bytes held in memory.
+func TestReadEmbedded(t *testing.T) {
+	for _, level := range []fixture.Level{fixture.B, fixture.T} {
+		t.Run(level.String(), func(t *testing.T) {
+			is := is.New(t)
+			sig := sign(t, fixture.Options{Level: level, Detached: true})
+			want := read(t, sig, content)
+			half := len(content) / 2
+			opened := 0
+			stream := func() io.Reader {
+				opened++
+				return io.MultiReader(bytes.NewReader(content[:half]), bytes.NewReader(content[half:]))
+			}
+			got, err := cades.ReadEmbedded(context.Background(), sig, stream, nil, ades.PAdES)
+			is.NoErr(err)
+			is.Equal(len(got), 1)
+			is.Equal(got[0].Format, ades.PAdES)
+			is.Equal(got[0].ID, want[0].ID)
+			is.Equal(got[0].DataObjects, want[0].DataObjects)
+			is.Equal(got[0].Value, want[0].Value)
+			is.Equal(got[0].Level, want[0].Level)
+			is.Equal(len(got[0].Timestamps), len(want[0].Timestamps))
+			is.Equal(opened, 1) // hashed once
+
+			other := func() io.Reader { return bytes.NewReader([]byte("other content")) }
+			got, err = cades.ReadEmbedded(context.Background(), sig, other, nil, ades.PAdES)
+			is.NoErr(err)
+			is.True(got[0].DataObjects[0].Found && !got[0].DataObjects[0].Intact)
+
+			_, err = cades.ReadEmbedded(context.Background(), []byte("not CMS"), stream, nil, ades.PAdES)
+			is.True(errors.Is(err, ports.ErrUnreadable))
+		})
 	}
 }

@@ -21,7 +21,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	if rd.count > MaxSignatures {
 		return ades.Signature{}, fmt.Errorf("%w: %w: more than %d signatures", ports.ErrUnreadable, errLimit, MaxSignatures)
 	}
-	sig := ades.Signature{ID: rd.id(si), Format: ades.CAdES}
+	sig := ades.Signature{ID: rd.id(si), Format: rd.format}
 
 	// Validation data: the SignedData's, then this signer's attributes.
 	vd := &validationData{}
@@ -42,7 +42,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	// Content and signature value.
 	// The validator's own certificates come last: a certificate the
 	// signature carries is preferred.
-	content, found := rd.check(&sig, si, parent, slices.Concat(attrCerts, rd.doc.Certificates))
+	content, found := rd.check(&sig, si, parent, slices.Concat(attrCerts, rd.certs))
 	sig.Problems = append(sig.Problems, vd.problems...)
 	vd.problems = nil
 
@@ -95,20 +95,18 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeUnsupportedAlgorithm, Message: fmt.Sprintf("digest algorithm: %v", err)})
 	}
 
-	var candidates [][]byte
+	var candidates []signedContent
 	switch {
 	case parent != nil:
 		obj.Name = "signature-value"
-		candidates = [][]byte{parent.Signature}
+		candidates = []signedContent{{data: parent.Signature}}
 	case rd.sd.Content != nil:
-		candidates = [][]byte{rd.sd.Content}
-		if len(rd.doc.Detached) > 0 {
+		candidates = []signedContent{{data: rd.sd.Content}}
+		if len(rd.detached) > 0 {
 			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeDetachedIgnored, Message: "the content is attached: the detached parts supplied were not used"})
 		}
 	default:
-		for _, d := range rd.doc.Detached {
-			candidates = append(candidates, d.Data)
-		}
+		candidates = rd.detached
 	}
 
 	var res cms.SignerResult
@@ -119,7 +117,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 		// The first candidate whose digest matches (or, without signed
 		// attributes, whose signature verifies); else the first.
 		for i, c := range candidates {
-			d, err := cms.DigestContent(bytes.NewReader(c), si.Hashes()...)
+			d, err := cms.DigestContent(c.reader(), si.Hashes()...)
 			if err != nil {
 				d = cms.Digests{}
 			}
@@ -129,7 +127,8 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 				ok = r.SignatureErr == nil
 			}
 			if i == 0 || ok {
-				res, content = r, c
+				// Streamed content is not held: nil, and found.
+				res, content = r, c.data
 			}
 			if ok {
 				break

@@ -32,6 +32,9 @@ func (s *timestampStats) problem(code, format string, args ...any) {
 func (rd *reading) timestamps(si, parent *cms.SignerInfo, content []byte, found bool, certs []*x509.Certificate) ([]ades.Timestamp, timestampStats, error) {
 	var out []ades.Timestamp
 	var stats timestampStats
+	// Streamed content (ReadEmbedded) is not held: an archive time-stamp
+	// over it cannot be checked.
+	held := found && (content != nil || !rd.streamed())
 	add := func(typ ades.TimestampType, value []byte, imprint func(*tsp.Token) ades.Check) error {
 		if len(out) == MaxTimestamps {
 			return fmt.Errorf("%w: %w: more than %d time-stamps in one signature", ports.ErrUnreadable, errLimit, MaxTimestamps)
@@ -80,7 +83,7 @@ func (rd *reading) timestamps(si, parent *cms.SignerInfo, content []byte, found 
 					if parent != nil {
 						return ades.Check{Reason: CodeImprintNotComputed}
 					}
-					return rd.archiveV3Imprint(&stats, si, tok, content, found)
+					return rd.archiveV3Imprint(&stats, si, tok, content, held)
 				}); err != nil {
 					break
 				}
@@ -92,7 +95,7 @@ func (rd *reading) timestamps(si, parent *cms.SignerInfo, content []byte, found 
 					if parent != nil {
 						return ades.Check{Reason: CodeImprintNotComputed}
 					}
-					return rd.archiveV2Imprint(si, a, tok, content, found)
+					return rd.archiveV2Imprint(si, a, tok, content, held)
 				}); err != nil {
 					break
 				}
