@@ -14,6 +14,10 @@ const (
 	PAdES        // PAdES
 	XAdES        // XAdES
 	JAdES        // JAdES
+	// PKCS7 is a PDF signature of SubFilter adbe.pkcs7.detached or
+	// adbe.pkcs7.sha1: CMS, but not ETSI PAdES. Its levels are spelt as
+	// DSS spells them: PKCS7_B, PKCS7_T, PKCS7_LT, PKCS7_LTA.
+	PKCS7 // PKCS7
 )
 
 func (f Format) String() string {
@@ -26,6 +30,8 @@ func (f Format) String() string {
 		return "XAdES"
 	case JAdES:
 		return "JAdES"
+	case PKCS7:
+		return "PKCS7"
 	}
 	return ""
 }
@@ -48,6 +54,17 @@ const (
 // CAdES_BASELINE_LT, or CAdES_NOT_ETSI for a signature of the format that
 // meets no baseline level.
 func SignatureFormat(f Format, l Level) string {
+	if f == PKCS7 {
+		switch l {
+		case LevelT:
+			return "PKCS7_T"
+		case LevelLT:
+			return "PKCS7_LT"
+		case LevelLTA:
+			return "PKCS7_LTA"
+		}
+		return "PKCS7_B"
+	}
 	switch l {
 	case LevelB:
 		return f.String() + "_BASELINE_B"
@@ -114,7 +131,10 @@ type DataObject struct {
 	Name  string // file name, reference URI or "content"
 	Found bool   // the data was available to check
 	// Intact is true when the recomputed digest matches the signed one.
-	Intact          bool
+	Intact bool
+	// Unchecked is the stable reason the digest could not be computed
+	// (an unsupported algorithm); Intact then means nothing.
+	Unchecked       string
 	DigestAlgorithm string // e.g. SHA-256
 }
 

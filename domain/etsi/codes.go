@@ -45,7 +45,13 @@ const (
 )
 
 // formatFailureCodes are the reader Problem codes that make the format
-// invalid (EN 319 102-1 5.2.2, FC): TOTAL_FAILED/FORMAT_FAILURE. None yet:
-// the readers reject what they cannot read with an error, and report the
-// rest as problems the process turns into warnings.
-var formatFailureCodes = []string{}
+// invalid (EN 319 102-1 5.2.2, FC): TOTAL_FAILED/FORMAT_FAILURE. The
+// readers reject what they cannot read with an error, and report the rest
+// as problems the process turns into warnings, except these:
+//   - BYTE_RANGE_INVALID (PAdES): the /ByteRange does not start the file,
+//     overlaps itself, leaves a gap other than its own /Contents or
+//     reaches beyond the file, so what was signed is not the document;
+//   - PDF_PAGES_CHANGED, PDF_PAGE_CONTENT_CHANGED (PAdES): a later
+//     incremental update added or removed pages or changed a page's
+//     content, so the document shown is not the one signed (as DSS).
+var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED"}

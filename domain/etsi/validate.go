@@ -141,7 +141,7 @@ func (v *validation) run() {
 func (v *validation) cryptographic() bool {
 	sig := v.sig
 	for _, d := range sig.DataObjects {
-		if d.Found && !d.Intact {
+		if d.Found && !d.Intact && d.Unchecked == "" {
 			v.conclude(verdict.TotalFailed, SubHashFailure, "the digest of signed data object %q does not match", d.Name)
 			return false
 		}
@@ -153,6 +153,12 @@ func (v *validation) cryptographic() bool {
 	for _, d := range sig.DataObjects {
 		if !d.Found {
 			v.conclude(verdict.Indeterminate, SubSignedDataNotFound, "signed data object %q was not found", d.Name)
+			return false
+		}
+	}
+	for _, d := range sig.DataObjects {
+		if d.Unchecked != "" {
+			v.conclude(verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
 			return false
 		}
 	}

@@ -96,6 +96,15 @@ func TestValidate(t *testing.T) {
 			warnings:   []string{etsi.CodeSigningCertificateRefMissing},
 		},
 		{
+			name: "5.2.2 FC: a PDF byte range that does not cover the document",
+			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
+				sig := signature(p.SignerRSA)
+				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself"}}
+				return sig, inputs(p)
+			},
+			indication: verdict.TotalFailed, sub: etsi.SubFormatFailure, noPath: true,
+		},
+		{
 			name: "5.2.7 CV: signed data not found (detached, no content)",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				sig := signature(p.SignerRSA)
@@ -121,6 +130,16 @@ func TestValidate(t *testing.T) {
 				return sig, inputs(p)
 			},
 			indication: verdict.TotalFailed, sub: etsi.SubHashFailure, // the path is located all the same
+		},
+		{
+			name: "5.2.7 CV: the digest algorithm is not supported (not a HASH_FAILURE)",
+			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
+				sig := signature(p.SignerRSA)
+				sig.DataObjects[0].Intact, sig.DataObjects[0].Unchecked = false, "UNSUPPORTED_ALGORITHM"
+				sig.Value = ades.Check{Algorithm: "Ed448", Reason: "UNSUPPORTED_ALGORITHM"}
+				return sig, inputs(p)
+			},
+			indication: verdict.Indeterminate, sub: etsi.SubCryptoConstraintsFailureNP, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: SIG_CRYPTO_FAILURE",

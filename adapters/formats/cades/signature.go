@@ -147,6 +147,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 		obj.Intact = true
 	case errors.Is(res.ContentErr, cms.ErrDigestMismatch):
 	case errors.Is(res.ContentErr, cms.ErrUnsupported):
+		obj.Unchecked = CodeUnsupportedAlgorithm
 	default:
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMessageDigestMissing, Message: res.ContentErr.Error()})
 	}

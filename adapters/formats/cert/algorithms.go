@@ -120,11 +120,20 @@ var hashOIDs = []struct {
 }
 
 // HashFromOID returns the hash a digest algorithm OID names, or an error
-// wrapping ErrUnsupported (MD5, RIPEMD-160 and unknown OIDs).
+// wrapping ErrUnsupported (MD5, RIPEMD-160 and unknown OIDs), or
+// ErrMalformed for a signature algorithm where a digest algorithm
+// belongs: that signature is broken, not beyond what we implement (a
+// real Hungarian PDF names sha256WithRSAEncryption as its digest; DSS
+// finds it not intact).
 func HashFromOID(oid asn1.ObjectIdentifier) (crypto.Hash, error) {
 	for _, h := range hashOIDs {
 		if h.oid.Equal(oid) {
 			return h.hash, nil
+		}
+	}
+	for _, s := range signatureOIDs {
+		if s.oid.Equal(oid) {
+			return 0, fmt.Errorf("%w: %v is a signature algorithm, not a digest algorithm", ErrMalformed, oid)
 		}
 	}
 	return 0, fmt.Errorf("%w: digest algorithm %v", ErrUnsupported, oid)
