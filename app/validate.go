@@ -109,7 +109,7 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
 		}
 	}
-	return nil, fmt.Errorf("%w: not a signature format this service reads (CAdES)", ports.ErrUnreadable)
+	return nil, fmt.Errorf("%w: not a signature format this service reads (CAdES, PAdES)", ports.ErrUnreadable)
 }
 
 // inputs gathers what the process needs beyond the evidence: the issuers

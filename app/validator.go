@@ -11,6 +11,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/tlcache"
@@ -76,7 +77,7 @@ func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.
 	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
 	return validation{
 		anchors:    &anchorCache{},
-		readers:    []ports.DocumentReader{cades.NewReader()},
+		readers:    []ports.DocumentReader{cades.NewReader(), pades.NewReader()},
 		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
 		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),
 	}, nil

@@ -108,6 +108,16 @@ func (rd *reading) timestamps(si, parent *cms.SignerInfo, content []byte, found 
 	return out, stats, nil
 }
 
+// TimestampEvidence is the evidence of a time-stamp token found outside a
+// CMS signature (a PDF document time-stamp): its own signature checked,
+// the certificates and revocation data it carries, and the outcome of its
+// imprint comparison, imprintErr (from tsp.Token.CheckImprintReader).
+func TimestampEvidence(typ ades.TimestampType, tok *tsp.Token, imprintErr error, certs []*x509.Certificate) ades.Timestamp {
+	ts := tokenEvidence(typ, tok, certs)
+	ts.Imprint = imprintCheck(tok, imprintErr)
+	return ts
+}
+
 // tokenEvidence checks the token's own signature and gathers what it
 // carries.
 func tokenEvidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certificate) ades.Timestamp {

@@ -1,0 +1,26 @@
+package pades
+
+// SubFilter values this reader knows (ISO 32000-2, 12.8.3; ETSI EN
+// 319 142-1).
+const (
+	SubFilterCAdES         = "ETSI.CAdES.detached"
+	SubFilterPKCS7Detached = "adbe.pkcs7.detached"
+	SubFilterPKCS7SHA1     = "adbe.pkcs7.sha1"
+	SubFilterRFC3161       = "ETSI.RFC3161"
+)
+
+// Problem codes of the PAdES reader. CodeByteRangeInvalid is a format
+// failure (domain/etsi): a signature whose byte range does not cover the
+// document properly does not say what was signed.
+const (
+	CodeByteRangeInvalid = "BYTE_RANGE_INVALID"
+	CodeDSSUnreadable    = "DSS_UNREADABLE"
+	CodeLimitExceeded    = "LIMIT_EXCEEDED"
+	// Changes after signing (modification.go). Pages added or removed and
+	// content changed on a page are format failures; annotations added
+	// are warnings.
+	CodePagesChanged       = "PDF_PAGES_CHANGED"
+	CodePageContentChanged = "PDF_PAGE_CONTENT_CHANGED"
+	CodeAnnotationsAdded   = "PDF_ANNOTATIONS_ADDED"
+	CodeRevisionUnreadable = "PDF_SIGNED_REVISION_UNREADABLE"
+)

@@ -1,0 +1,40 @@
+package pades_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/svc-dss/dss/adapters/formats/pades"
+	"github.com/svc-dss/dss/fixtures/cades"
+	fixture "github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/ports"
+)
+
+// FuzzRead: any input gives signatures, or an error wrapping
+// ports.ErrNotThisFormat or ports.ErrUnreadable; never a panic.
+func FuzzRead(f *testing.F) {
+	p, err := pki.New("http://pki.test")
+	if err != nil {
+		f.Fatal(err)
+	}
+	d := fixture.New(1)
+	f.Add(d.Bytes())
+	if err := d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(d.Bytes())
+	if err := d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(d.Bytes())
+	f.Add([]byte("%PDF-1.7\n%%EOF\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := pades.NewReader().Read(context.Background(), ports.Document{Name: "f.pdf", Data: data})
+		if err != nil && !errors.Is(err, ports.ErrNotThisFormat) && !errors.Is(err, ports.ErrUnreadable) {
+			t.Fatalf("unexpected error class: %v", err)
+		}
+	})
+}

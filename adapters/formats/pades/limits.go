@@ -1,0 +1,18 @@
+package pades
+
+// Limits on what a PDF may make the reader do. Beyond them the document
+// is unreadable (400), or the data left out is reported.
+const (
+	// MaxSignatures is the number of signature fields with a value read.
+	MaxSignatures = 64
+	// MaxFieldDepth bounds the nesting of the AcroForm field tree.
+	MaxFieldDepth = 16
+	// MaxDSSEntries bounds each of /DSS /Certs, /CRLs and /OCSPs.
+	MaxDSSEntries = 512
+	// MaxDSSStreamBytes bounds one decoded /DSS stream.
+	MaxDSSStreamBytes = 8 << 20
+	// MaxPages bounds the pages compared between revisions.
+	MaxPages = 10000
+	// MaxChain bounds the certificates followed from a signer for LT.
+	MaxChain = 16
+)

@@ -1,0 +1,568 @@
+package pades
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/x509"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/svc-dss/dss/adapters/egress/crl"
+	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/tsp"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/ports"
+)
+
+// Reader reads the signatures and document time-stamps of a PDF. It
+// implements ports.DocumentReader. The zero value is ready to use.
+type Reader struct{}
+
+var _ ports.DocumentReader = (*Reader)(nil)
+
+// NewReader returns a Reader.
+func NewReader() *Reader { return &Reader{} }
+
+// pdfcpu keeps its settings in a configuration directory it creates on
+// first use; the validator reads no settings of pdfcpu's and must not
+// write files it was not asked to.
+var disableConfig = sync.OnceFunc(api.DisableConfigDir)
+
+// Read returns the evidence of every signature of the PDF doc.Data, in
+// the order of the AcroForm fields. Document time-stamps are not
+// signatures: each is the archive time-stamp of the signatures it covers.
+// A PDF without signature fields gives no signature and no error.
+func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Signature, err error) {
+	if !isPDF(doc.Data) {
+		return nil, fmt.Errorf("%w: pades: not a PDF", ports.ErrNotThisFormat)
+	}
+	// pdfcpu panics on some malformed input outside the calls that catch
+	// it (found by FuzzRead): a panic in reading is an unreadable
+	// document, not a crash.
+	defer func() {
+		if p := recover(); p != nil {
+			sigs, err = nil, fmt.Errorf("%w: pades: %s: the PDF structure is broken (%v)", ports.ErrUnreadable, doc.Name, p)
+		}
+	}()
+	disableConfig()
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	pdf, err := api.ReadContext(bytes.NewReader(doc.Data), conf)
+	if err != nil {
+		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
+	}
+	rd := &reading{data: doc.Data, pdf: pdf, certs: doc.Certificates, fieldInfo: map[string]field{}}
+	rd.final, rd.finalErr = viewOf(pdf)
+	fields, err := rd.signatureFields()
+	if err != nil {
+		return nil, err
+	}
+	dss := rd.dss()
+	var stamps []docTimestamp
+	for _, f := range fields {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if f.docTimestamp {
+			stamps = append(stamps, rd.documentTimestamp(f))
+			continue
+		}
+		s, err := rd.signature(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		sigs = append(sigs, s...)
+	}
+	for i := range sigs {
+		rd.complete(&sigs[i], dss, stamps)
+	}
+	return sigs, nil
+}
+
+// isPDF reports whether data starts with a PDF header, which readers find
+// within the first kilobyte (ISO 32000-2, 7.5.2 allows leading bytes).
+func isPDF(data []byte) bool {
+	return bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-"))
+}
+
+// reading is the state of one Read.
+type reading struct {
+	data  []byte
+	pdf   *model.Context
+	certs []*x509.Certificate
+	// fieldInfo is the field of each signature, by signature ID.
+	fieldInfo map[string]field
+	// final is the pages of the document as delivered.
+	final    pageView
+	finalErr error
+}
+
+// field is a signature field whose value is a signature dictionary.
+type field struct {
+	name         string
+	dict         types.Dict
+	docTimestamp bool
+	byteRange    [4]int
+	contents     []byte
+	// end is where the revision the signature covers ends (the end of its
+	// second byte range).
+	end int
+	// problems found in the dictionary and its byte range.
+	problems []ades.Problem
+}
+
+// signatureFields walks the AcroForm field tree and returns the signature
+// fields that hold a signature, in field order.
+func (rd *reading) signatureFields() ([]field, error) {
+	x := rd.pdf.XRefTable
+	root, err := x.Catalog()
+	if err != nil {
+		return nil, fmt.Errorf("%w: pades: no catalog: %w", ports.ErrUnreadable, err)
+	}
+	form, err := x.DereferenceDict(root["AcroForm"])
+	if err != nil || form == nil {
+		return nil, nil
+	}
+	kids, err := x.DereferenceArray(form["Fields"])
+	if err != nil {
+		return nil, nil
+	}
+	var out []field
+	seen := map[types.IndirectRef]bool{}
+	var walk func(objs types.Array, inheritedFT string, depth int) error
+	walk = func(objs types.Array, inheritedFT string, depth int) error {
+		if depth > MaxFieldDepth {
+			return fmt.Errorf("%w: pades: form fields nested deeper than %d", ports.ErrUnreadable, MaxFieldDepth)
+		}
+		for _, o := range objs {
+			if ref, ok := o.(types.IndirectRef); ok {
+				if seen[ref] {
+					continue // a cycle, or a field listed twice
+				}
+				seen[ref] = true
+			}
+			d, err := x.DereferenceDict(o)
+			if err != nil || d == nil {
+				continue
+			}
+			ft := inheritedFT
+			if n := d.NameEntry("FT"); n != nil {
+				ft = *n
+			}
+			if k, err := x.DereferenceArray(d["Kids"]); err == nil && len(k) > 0 {
+				if err := walk(k, ft, depth+1); err != nil {
+					return err
+				}
+			}
+			if ft != "Sig" {
+				continue
+			}
+			v, err := x.DereferenceDict(d["V"])
+			if err != nil || v == nil {
+				continue // an empty signature field
+			}
+			if len(out) == MaxSignatures {
+				return fmt.Errorf("%w: pades: more than %d signatures", ports.ErrUnreadable, MaxSignatures)
+			}
+			out = append(out, rd.field(fieldName(d), v))
+		}
+		return nil
+	}
+	if err := walk(kids, "", 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func fieldName(d types.Dict) string {
+	if s, err := d.StringEntryBytes("T"); err == nil && s != nil {
+		return string(s)
+	}
+	return ""
+}
+
+// field reads a signature dictionary and checks its byte range.
+func (rd *reading) field(name string, d types.Dict) field {
+	f := field{name: name, dict: d}
+	if t := d.Type(); t != nil && *t == "DocTimeStamp" {
+		f.docTimestamp = true
+	}
+	if sf := d.NameEntry("SubFilter"); sf != nil && *sf == SubFilterRFC3161 {
+		f.docTimestamp = true
+	}
+	contents, err := d.StringEntryBytes("Contents")
+	if err != nil || contents == nil {
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: "the signature dictionary has no readable /Contents"})
+	}
+	f.contents = trimDER(contents)
+	arr := d.ArrayEntry("ByteRange")
+	if len(arr) != 4 {
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: fmt.Sprintf("/ByteRange has %d numbers, not 4", len(arr))})
+		return f
+	}
+	for i, o := range arr {
+		n, ok := o.(types.Integer)
+		if !ok {
+			f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: "/ByteRange holds something other than integers"})
+			return f
+		}
+		f.byteRange[i] = int(n)
+	}
+	if msg := checkByteRange(f.byteRange, rd.data, contents); msg != "" {
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: msg})
+		return f
+	}
+	f.end = f.byteRange[2] + f.byteRange[3]
+	return f
+}
+
+// checkByteRange says what is wrong with r in data, "" when nothing: it
+// must start the file, leave out exactly the /Contents hex string of
+// this dictionary (no gap, no overlap) and end inside the file (ISO
+// 32000-2, 12.8.1; ETSI EN 319 142-1, 5.4).
+func checkByteRange(r [4]int, data, contents []byte) string {
+	switch {
+	case r[0] != 0:
+		return fmt.Sprintf("/ByteRange starts at %d, not at the start of the file", r[0])
+	case r[1] <= 0 || r[3] < 0 || r[2] < r[1]:
+		return fmt.Sprintf("/ByteRange %v overlaps itself or is negative", r)
+	case r[2]+r[3] > len(data):
+		return fmt.Sprintf("/ByteRange %v reaches beyond the end of the file (%d bytes)", r, len(data))
+	case data[r[1]] != '<' || data[r[2]-1] != '>':
+		return fmt.Sprintf("/ByteRange %v does not leave out exactly a hex string", r)
+	}
+	gap, err := hex.DecodeString(string(bytes.Join(bytes.Fields(data[r[1]+1:r[2]-1]), nil)))
+	if err != nil || !bytes.Equal(gap, contents) {
+		return fmt.Sprintf("the bytes /ByteRange %v leaves out are not this signature's /Contents", r)
+	}
+	return ""
+}
+
+// trimDER cuts the zero padding after the DER element /Contents holds.
+func trimDER(b []byte) []byte {
+	if len(b) < 2 {
+		return b
+	}
+	n, hdr := int(b[1]), 2
+	if b[1]&0x80 != 0 {
+		k := int(b[1] & 0x7f)
+		if k == 0 || k > 4 || len(b) < 2+k {
+			return b // indefinite or odd: leave it to the CMS parser
+		}
+		n = 0
+		for _, c := range b[2 : 2+k] {
+			n = n<<8 | int(c)
+		}
+		hdr += k
+	}
+	if hdr+n <= len(b) {
+		return b[:hdr+n]
+	}
+	return b
+}
+
+// ranges streams the bytes r covers from the document, without copying.
+func (rd *reading) ranges(r [4]int) func() io.Reader {
+	return func() io.Reader {
+		return io.MultiReader(bytes.NewReader(rd.data[r[0]:r[0]+r[1]]), bytes.NewReader(rd.data[r[2]:r[2]+r[3]]))
+	}
+}
+
+// signature reads the CMS of a signature field.
+func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, error) {
+	subFilter := ""
+	if sf := f.dict.NameEntry("SubFilter"); sf != nil {
+		subFilter = *sf
+	}
+	format := ades.PAdES
+	switch subFilter {
+	case SubFilterCAdES:
+	case SubFilterPKCS7Detached, SubFilterPKCS7SHA1:
+		format = ades.PKCS7
+	default:
+		return nil, fmt.Errorf("%w: pades: signature %q: /SubFilter %q is not one this service reads", ports.ErrUnreadable, f.name, subFilter)
+	}
+	content := rd.ranges(f.byteRange)
+	if len(f.problems) > 0 {
+		// Without a sound byte range the signed data is unknown.
+		content = func() io.Reader { return bytes.NewReader(nil) }
+	}
+	if subFilter == SubFilterPKCS7SHA1 {
+		// The CMS signs the SHA-1 digest of the byte range as its
+		// content (ISO 32000-2, 12.8.3.3.1).
+		content = sha1Content(content)
+	}
+	sigs, err := cades.ReadEmbedded(ctx, f.contents, content, rd.certs, format)
+	if err != nil {
+		return nil, fmt.Errorf("pades: signature %q: %w", f.name, err)
+	}
+	var changes []ades.Problem
+	if len(f.problems) == 0 {
+		if rd.finalErr != nil {
+			changes = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
+		} else {
+			changes = modifications(rd.data, f.end, rd.final)
+		}
+	}
+	for i := range sigs {
+		s := &sigs[i]
+		s.Problems = slices.Concat(f.problems, changes, withoutCAdESOnly(s.Problems))
+		if t, err := f.dict.StringEntryBytes("M"); err == nil && t != nil {
+			if m, ok := types.DateTime(string(t), true); ok {
+				s.ClaimedSigningTime = m.UTC()
+			}
+		}
+		rd.fieldInfo[s.ID] = f
+	}
+	return sigs, nil
+}
+
+// sha1Content is the content an adbe.pkcs7.sha1 CMS signs: the SHA-1
+// digest of the byte range. SHA-1 identifies here; it is the signature's
+// own algorithm, which the process judges.
+func sha1Content(ranges func() io.Reader) func() io.Reader {
+	return func() io.Reader {
+		h := sha1.New()
+		_, _ = io.Copy(h, ranges())
+		return bytes.NewReader(h.Sum(nil))
+	}
+}
+
+// withoutCAdESOnly drops the CAdES findings that do not apply to a PDF
+// signature: PAdES forbids the signing-time attribute (the time is /M).
+func withoutCAdESOnly(problems []ades.Problem) []ades.Problem {
+	var out []ades.Problem
+	for _, p := range problems {
+		if p.Code != cades.CodeNoSigningTime {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dssData is the document security store of the last revision.
+type dssData struct {
+	present bool
+	// offset is where the /DSS dictionary (or the catalog holding it)
+	// was written: the revision that added it ends after it.
+	offset      int
+	certs       []*x509.Certificate
+	crls, ocsps [][]byte
+	problems    []ades.Problem
+}
+
+// dss reads /DSS of the catalog (ETSI EN 319 142-1, 5.4.2): the streams
+// of /Certs, /CRLs and /OCSPs. /VRI is not used: every signature gets all
+// of the store, which the process filters by certificate.
+func (rd *reading) dss() dssData {
+	x := rd.pdf.XRefTable
+	root, err := x.Catalog()
+	if err != nil {
+		return dssData{}
+	}
+	obj, ok := root.Find("DSS")
+	if !ok {
+		return dssData{}
+	}
+	d, err := x.DereferenceDict(obj)
+	if err != nil || d == nil {
+		return dssData{}
+	}
+	out := dssData{present: true, offset: rd.offsetOf(obj)}
+	streams := func(key string) [][]byte {
+		arr, err := x.DereferenceArray(d[key])
+		if err != nil {
+			return nil
+		}
+		var bs [][]byte
+		for _, o := range arr {
+			if len(bs) == MaxDSSEntries {
+				out.problems = append(out.problems, ades.Problem{Code: CodeLimitExceeded, Message: fmt.Sprintf("/DSS /%s: entries beyond %d left out", key, MaxDSSEntries)})
+				break
+			}
+			sd, _, err := x.DereferenceStreamDict(o)
+			if err != nil || sd == nil {
+				continue
+			}
+			if err := sd.DecodeWithLimit(MaxDSSStreamBytes); err != nil {
+				out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /%s: a stream does not decode: %v", key, err)})
+				continue
+			}
+			bs = append(bs, sd.Content)
+		}
+		return bs
+	}
+	for _, der := range streams("Certs") {
+		if c, err := cert.Parse(der); err == nil {
+			out.certs = append(out.certs, c)
+		} else {
+			out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /Certs: %v", err)})
+		}
+	}
+	out.crls, out.ocsps = streams("CRLs"), streams("OCSPs")
+	return out
+}
+
+// offsetOf is where the object o (or, when o is direct, the catalog that
+// holds it) was written, 0 when unknown.
+func (rd *reading) offsetOf(o types.Object) int {
+	x := rd.pdf.XRefTable
+	ref, ok := o.(types.IndirectRef)
+	if !ok {
+		if x.Root == nil {
+			return 0
+		}
+		ref = *x.Root
+	}
+	if e, found := x.Find(ref.ObjectNumber.Value()); found && e.Offset != nil {
+		return int(*e.Offset)
+	}
+	return 0
+}
+
+// docTimestamp is a document time-stamp and the revision it covers.
+type docTimestamp struct {
+	field
+	evidence ades.Timestamp
+	ok       bool // the token parsed
+}
+
+// documentTimestamp reads an ETSI.RFC3161 signature field: an RFC 3161
+// token over its byte range (ETSI EN 319 142-1, 5.4.3).
+func (rd *reading) documentTimestamp(f field) docTimestamp {
+	ts := docTimestamp{field: f}
+	tok, err := tsp.Parse(f.contents)
+	if err != nil || len(f.problems) > 0 {
+		return ts
+	}
+	imprintErr := tok.CheckImprintReader(rd.ranges(f.byteRange)())
+	ts.evidence = cades.TimestampEvidence(ades.ArchiveTimestamp, tok, imprintErr, rd.certs)
+	ts.ok = true
+	return ts
+}
+
+// complete adds to a signature what the document holds besides its CMS:
+// the document security store and the document time-stamps over its
+// revision, and sets its level as DSS does (ETSI EN 319 142-1, 6): T with
+// a signature time-stamp or a document time-stamp over the signature; LT
+// with a /DSS, added after a T-level time-stamp, that holds revocation
+// data for the signer's chain; LTA with a document time-stamp over that
+// /DSS. A document time-stamp is an archive time-stamp only over an LT
+// store; otherwise it is the signature's T-level time-stamp.
+func (rd *reading) complete(s *ades.Signature, dss dssData, stamps []docTimestamp) {
+	f := rd.fieldInfo[s.ID]
+	covered := filter(stamps, func(t docTimestamp) bool { return t.ok && f.end > 0 && t.end >= f.end })
+	stored := dss.present && f.end > 0 && dss.offset >= f.end
+	tBefore := s.Level >= ades.LevelT || slices.ContainsFunc(covered, func(t docTimestamp) bool { return stored && t.end <= dss.offset })
+	lt := stored && tBefore && rd.covers(dss, s)
+	if stored {
+		s.Certificates = append(s.Certificates, dss.certs...)
+		s.CRLs = append(s.CRLs, dss.crls...)
+		s.OCSPResponses = append(s.OCSPResponses, dss.ocsps...)
+		s.Problems = append(s.Problems, dss.problems...)
+	}
+	hasT, hasA := s.Level >= ades.LevelT, false
+	for _, t := range covered {
+		ev := t.evidence
+		if lt && t.byteRange[1] > dss.offset {
+			hasA = true // over the LT store: an archive time-stamp
+		} else {
+			ev.Type = ades.SignatureTimestamp
+			hasT = true
+		}
+		s.Timestamps = append(s.Timestamps, ev)
+	}
+	sort.SliceStable(s.Timestamps, func(i, j int) bool { return s.Timestamps[i].GenTime.Before(s.Timestamps[j].GenTime) })
+
+	if s.Format == ades.PKCS7 && s.Level == ades.NotBaseline {
+		s.Level = ades.LevelB // PKCS7_B: DSS names no reference requirement
+	}
+	if s.Level < ades.LevelB {
+		return // PAdES_NOT_ETSI
+	}
+	switch {
+	case lt && hasA:
+		s.Level = ades.LevelLTA
+	case lt:
+		s.Level = ades.LevelLT
+	case hasT:
+		s.Level = ades.LevelT
+	default:
+		s.Level = ades.LevelB
+	}
+}
+
+func filter(ts []docTimestamp, keep func(docTimestamp) bool) []docTimestamp {
+	var out []docTimestamp
+	for _, t := range ts {
+		if keep(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// covers reports whether the store holds revocation data for every
+// certificate of the signer's chain that is not a trust anchor: a CRL of
+// its issuer or an OCSP response about its serial number. This is the
+// structure DSS asks of an LT signature; whether the data is usable is
+// the process's question. The chain is followed by names among the
+// certificates the signature, the store and the validator hold.
+func (rd *reading) covers(dss dssData, s *ades.Signature) bool {
+	chain := chainOf(s.SigningCertificate, slices.Concat(s.Certificates, dss.certs), rd.certs)
+	if len(chain) == 0 {
+		return false
+	}
+	var crls []*crl.CRL
+	for _, der := range dss.crls {
+		if l, err := crl.Parse(der); err == nil {
+			crls = append(crls, l)
+		}
+	}
+	var responses []ocsp.SingleResponse
+	for _, der := range dss.ocsps {
+		if r, err := ocsp.ParseResponse(der); err == nil && r.Basic != nil {
+			responses = append(responses, r.Basic.Responses...)
+		}
+	}
+	for _, c := range chain {
+		covered := slices.ContainsFunc(crls, func(l *crl.CRL) bool { return bytes.Equal(l.RawIssuer, c.RawIssuer) }) ||
+			slices.ContainsFunc(responses, func(sr ocsp.SingleResponse) bool {
+				return sr.CertID.SerialNumber != nil && sr.CertID.SerialNumber.Cmp(c.SerialNumber) == 0
+			})
+		if !covered {
+			return false
+		}
+	}
+	return true
+}
+
+// chainOf is signer and its issuers found by name among pool, up to a
+// trust anchor or a self-issued certificate, which are left out: the
+// certificates that need revocation data. Nil when signer is nil.
+func chainOf(signer *x509.Certificate, pool, anchors []*x509.Certificate) []*x509.Certificate {
+	var chain []*x509.Certificate
+	for c := signer; c != nil && len(chain) < MaxChain; {
+		if slices.ContainsFunc(anchors, c.Equal) || bytes.Equal(c.RawIssuer, c.RawSubject) {
+			break
+		}
+		chain = append(chain, c)
+		i := slices.IndexFunc(pool, func(p *x509.Certificate) bool { return bytes.Equal(p.RawSubject, c.RawIssuer) && !p.Equal(c) })
+		if i < 0 {
+			break
+		}
+		c = pool[i]
+	}
+	return chain
+}

@@ -1,0 +1,195 @@
+package pades_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/pades"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/fixtures/cades"
+	fixture "github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/ports"
+)
+
+var signedAt = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+func read(t *testing.T, data []byte) []ades.Signature {
+	t.Helper()
+	sigs, err := pades.NewReader().Read(context.Background(), ports.Document{Name: "doc.pdf", Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sigs
+}
+
+func codes(ps []ades.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Code)
+	}
+	return out
+}
+
+// sound reports whether a signature's content and value check out.
+func sound(s ades.Signature) bool {
+	return len(s.DataObjects) == 1 && s.DataObjects[0].Found && s.DataObjects[0].Intact && s.Value.Valid
+}
+
+func TestRead(t *testing.T) {
+	t.Parallel()
+	p, err := pki.New("http://pki.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(d *fixture.Document, o fixture.Options, i int) {
+		t.Helper()
+		o.PKI = p
+		if o.Signer == nil {
+			o.Signer = p.SignerRSA
+		}
+		o.SigningTime = signedAt.Add(time.Duration(i) * time.Hour)
+		if err := d.Sign(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dss := func(d *fixture.Document, at time.Time) {
+		t.Helper()
+		if err := d.AddDSS(fixture.DSSOptions{PKI: p, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stamp := func(d *fixture.Document, at time.Time) {
+		t.Helper()
+		if err := d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name     string
+		build    func(d *fixture.Document)
+		formats  []string // signatureFormat of each signature, in field order
+		sound    []bool
+		problems [][]string // problem codes of each signature
+		stamps   []int      // time-stamps of each signature
+	}{
+		{"B", func(d *fixture.Document) { sign(d, fixture.Options{Level: cades.B}, 0) },
+			[]string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{nil}, []int{0}},
+		{"T", func(d *fixture.Document) { sign(d, fixture.Options{Level: cades.T}, 0) },
+			[]string{"PAdES_BASELINE_T"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"T by a document time-stamp", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			stamp(d, signedAt.Add(time.Hour))
+		}, []string{"PAdES_BASELINE_T"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"LT", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T}, 0)
+			dss(d, signedAt.Add(time.Hour))
+		}, []string{"PAdES_BASELINE_LT"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"LTA", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			stamp(d, signedAt.Add(2*time.Hour))
+		}, []string{"PAdES_BASELINE_LTA"}, []bool{true}, [][]string{nil}, []int{2}},
+		{"a time-stamp only after the DSS gives T (as DSS)", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			stamp(d, signedAt.Add(2*time.Hour))
+		}, []string{"PAdES_BASELINE_T"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"a DSS without a time-stamp before it is not LT", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			dss(d, signedAt.Add(time.Hour))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{nil}, []int{0}},
+		{"three signatures", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 2}, 0)
+			sign(d, fixture.Options{Level: cades.T, Signer: p.SignerECDSA}, 1)
+			sign(d, fixture.Options{Level: cades.B}, 2)
+		}, []string{"PAdES_BASELINE_B", "PAdES_BASELINE_T", "PAdES_BASELINE_B"}, []bool{true, true, true}, [][]string{nil, nil, nil}, []int{0, 1, 0}},
+		{"adbe.pkcs7.detached", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, SubFilter: fixture.SubFilterPKCS7}, 0)
+		},
+			[]string{"PKCS7_B"}, []bool{true}, [][]string{nil}, []int{0}},
+		{"page added after signing", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			d.AddPage()
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodePagesChanged}}, []int{0}},
+		{"overlapping byte range", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, Defect: fixture.OverlappingByteRange}, 0)
+		},
+			[]string{"PAdES_BASELINE_B"}, []bool{false}, [][]string{{pades.CodeByteRangeInvalid}}, []int{0}},
+		{"foreign /Contents", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			sign(d, fixture.Options{Level: cades.B, Defect: fixture.ForeignContents}, 1)
+		}, []string{"PAdES_BASELINE_B", "PAdES_BASELINE_B"}, []bool{true, false}, [][]string{nil, nil}, []int{0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			d := fixture.New(1)
+			tt.build(d)
+			sigs := read(t, d.Bytes())
+			is.Equal(len(sigs), len(tt.formats))
+			for i, s := range sigs {
+				is.Equal(ades.SignatureFormat(s.Format, s.Level), tt.formats[i])
+				is.Equal(sound(s), tt.sound[i])
+				is.Equal(codes(s.Problems), tt.problems[i])
+				is.Equal(len(s.Timestamps), tt.stamps[i])
+				is.True(!s.ClaimedSigningTime.IsZero()) // from /M
+			}
+		})
+	}
+
+	t.Run("a byte changed in the signed range", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		sign(d, fixture.Options{Level: cades.B}, 0)
+		tampered, err := fixture.TamperSignedByte(d.Bytes())
+		is.NoErr(err)
+		s := read(t, tampered)[0]
+		is.True(s.DataObjects[0].Found && !s.DataObjects[0].Intact) // HASH_FAILURE for the process
+	})
+
+	t.Run("LTA data reach the evidence", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		sign(d, fixture.Options{Level: cades.T}, 0)
+		dss(d, signedAt.Add(time.Hour))
+		stamp(d, signedAt.Add(2*time.Hour))
+		s := read(t, d.Bytes())[0]
+		is.True(len(s.CRLs) > 0 && len(s.OCSPResponses) > 0)
+		i := slices.IndexFunc(s.Timestamps, func(ts ades.Timestamp) bool { return ts.Type == ades.ArchiveTimestamp })
+		is.True(i >= 0)
+		is.True(s.Timestamps[i].Imprint.Valid && s.Timestamps[i].Value.Valid)
+	})
+}
+
+func TestReadWithoutSignatures(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	sigs, err := pades.NewReader().Read(context.Background(), ports.Document{Name: "plain.pdf", Data: fixture.New(2).Bytes()})
+	is.NoErr(err)
+	is.Equal(len(sigs), 0)
+}
+
+func TestReadRefuses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		data []byte
+		err  error
+	}{
+		{"not a PDF", []byte("hello, world"), ports.ErrNotThisFormat},
+		{"a PDF header and nothing else", []byte("%PDF-1.7\n%%EOF\n"), ports.ErrUnreadable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := pades.NewReader().Read(context.Background(), ports.Document{Name: "x.pdf", Data: tt.data})
+			is.True(errors.Is(err, tt.err))
+		})
+	}
+}
