@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
@@ -109,9 +108,7 @@ func modifications(data []byte, end int, final pageView) []ades.Problem {
 	if end <= 0 || end >= len(data) || len(bytes.TrimSpace(data[end:])) == 0 {
 		return nil // the signature covers the whole document
 	}
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	signed, err := api.ReadContext(bytes.NewReader(data[:end]), conf)
+	signed, err := parse(data[:end])
 	if err != nil {
 		return []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the revision the signature covers (the first %d bytes) does not read: %v", end, err)}}
 	}

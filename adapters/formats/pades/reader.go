@@ -12,7 +12,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
@@ -37,7 +37,18 @@ func NewReader() *Reader { return &Reader{} }
 // pdfcpu keeps its settings in a configuration directory it creates on
 // first use; the validator reads no settings of pdfcpu's and must not
 // write files it was not asked to.
-var disableConfig = sync.OnceFunc(api.DisableConfigDir)
+var disableConfig = sync.OnceFunc(func() { model.ConfigPath = "disable" })
+
+// parse reads the objects of a PDF with pdfcpu's parser, without
+// validating it. Only package pdfcpu is used: its api package drags in
+// form-filling code whose dependencies spend 37 ms in package
+// initialisation, on every start of the validator (go-runewidth).
+func parse(data []byte) (*model.Context, error) {
+	disableConfig()
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	return pdfcpu.Read(bytes.NewReader(data), conf)
+}
 
 // Read returns the evidence of every signature of the PDF doc.Data, in
 // the order of the AcroForm fields. Document time-stamps are not
@@ -55,10 +66,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 			sigs, err = nil, fmt.Errorf("%w: pades: %s: the PDF structure is broken (%v)", ports.ErrUnreadable, doc.Name, p)
 		}
 	}()
-	disableConfig()
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	pdf, err := api.ReadContext(bytes.NewReader(doc.Data), conf)
+	pdf, err := parse(doc.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
