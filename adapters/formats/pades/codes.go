@@ -23,4 +23,7 @@ const (
 	CodePageContentChanged = "PDF_PAGE_CONTENT_CHANGED"
 	CodeAnnotationsAdded   = "PDF_ANNOTATIONS_ADDED"
 	CodeRevisionUnreadable = "PDF_SIGNED_REVISION_UNREADABLE"
+	// CodeDocMDPViolated: a change after a certification signature that
+	// its DocMDP permissions do not allow (a warning on that signature).
+	CodeDocMDPViolated = "PDF_DOCMDP_VIOLATED"
 )

@@ -77,6 +77,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		return nil, err
 	}
 	dss := rd.dss()
+	certification := rd.docMDP(fields)
 	var stamps []docTimestamp
 	for _, f := range fields {
 		if err := ctx.Err(); err != nil {
@@ -89,6 +90,11 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		s, err := rd.signature(ctx, f)
 		if err != nil {
 			return nil, err
+		}
+		if certification.field != nil && f.ref != nil && *certification.field.ref == *f.ref {
+			for i := range s {
+				s[i].Problems = append(s[i].Problems, certification.violations(fields)...)
+			}
 		}
 		sigs = append(sigs, s...)
 	}
@@ -128,6 +134,8 @@ type field struct {
 	end int
 	// problems found in the dictionary and its byte range.
 	problems []ades.Problem
+	// ref is the signature dictionary's object, when indirect.
+	ref *types.IndirectRef
 }
 
 // signatureFields walks the AcroForm field tree and returns the signature
@@ -183,7 +191,11 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if len(out) == MaxSignatures {
 				return fmt.Errorf("%w: pades: more than %d signatures", ports.ErrUnreadable, MaxSignatures)
 			}
-			out = append(out, rd.field(fieldName(d), v))
+			f := rd.field(fieldName(d), v)
+			if r, ok := d["V"].(types.IndirectRef); ok {
+				f.ref = &r
+			}
+			out = append(out, f)
 		}
 		return nil
 	}

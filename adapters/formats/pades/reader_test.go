@@ -113,6 +113,19 @@ func TestRead(t *testing.T) {
 			sign(d, fixture.Options{Level: cades.B, SubFilter: fixture.SubFilterPKCS7}, 0)
 		},
 			[]string{"PKCS7_B"}, []bool{true}, [][]string{nil}, []int{0}},
+		{"certified, no changes permitted, then signed again", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 1}, 0)
+			sign(d, fixture.Options{Level: cades.B}, 1)
+		}, []string{"PAdES_BASELINE_B", "PAdES_BASELINE_B"}, []bool{true, true}, [][]string{{pades.CodeDocMDPViolated}, nil}, []int{0, 0}},
+		{"certified, signing permitted, then signed again", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 2}, 0)
+			sign(d, fixture.Options{Level: cades.B}, 1)
+		}, []string{"PAdES_BASELINE_B", "PAdES_BASELINE_B"}, []bool{true, true}, [][]string{nil, nil}, []int{0, 0}},
+		{"certified, no changes permitted, then DSS and a document time-stamp (always allowed)", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T, CertifyPermissions: 1}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			stamp(d, signedAt.Add(2*time.Hour))
+		}, []string{"PAdES_BASELINE_LTA"}, []bool{true}, [][]string{nil}, []int{2}},
 		{"page added after signing", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B}, 0)
 			d.AddPage()
