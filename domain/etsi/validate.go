@@ -100,6 +100,9 @@ func (v *validation) run() {
 	for _, pr := range sig.Problems {
 		if slices.Contains(formatFailureCodes, pr.Code) {
 			v.conclude(verdict.TotalFailed, SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
+			if sig.SigningCertificate != nil {
+				v.locate(sig.SigningCertificate)
+			}
 			return
 		}
 	}
@@ -332,7 +335,7 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	v.conclude(best.indication, best.sub, "%s", best.message)
 }
 
-// locate sets the path of a signature that CV already concluded on, so
+// locate sets the path of a signature that FC or CV already concluded on, so
 // that the report still says which trusted list (framework, country) the
 // signer chains to, as DSS's reports do for a failed signature. The path
 // is the first certpath builds (Swiss precedence); it is not judged, and

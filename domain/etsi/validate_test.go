@@ -102,7 +102,7 @@ func TestValidate(t *testing.T) {
 				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself"}}
 				return sig, inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubFormatFailure, noPath: true,
+			indication: verdict.TotalFailed, sub: etsi.SubFormatFailure, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: signed data not found (detached, no content)",
