@@ -58,7 +58,7 @@ func (rd *reading) docMDP(fields []field) certification {
 				c.p = int(n)
 			}
 		}
-		for _, pr := range modifications(rd.data, f.end, rd.final) {
+		for _, pr := range rd.changesAfter(f.end) {
 			if pr.Code == CodeAnnotationsAdded {
 				c.annotsAdded = true
 			}

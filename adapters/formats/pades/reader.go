@@ -70,7 +70,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{data: doc.Data, pdf: pdf, certs: doc.Certificates, fieldInfo: map[string]field{}}
+	rd := &reading{data: doc.Data, pdf: pdf, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int][]ades.Problem{}}
 	rd.final, rd.finalErr = viewOf(pdf)
 	fields, err := rd.signatureFields()
 	if err != nil {
@@ -120,6 +120,25 @@ type reading struct {
 	// final is the pages of the document as delivered.
 	final    pageView
 	finalErr error
+	// changes memoises changesAfter by revision end: comparing a revision
+	// parses it, which costs as much as reading the document.
+	changes map[int][]ades.Problem
+}
+
+// changesAfter reports what the updates after the revision ending at end
+// changed (modifications), once per revision.
+func (rd *reading) changesAfter(end int) []ades.Problem {
+	if c, ok := rd.changes[end]; ok {
+		return c
+	}
+	var c []ades.Problem
+	if rd.finalErr != nil {
+		c = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
+	} else {
+		c = modifications(rd.data, end, rd.final)
+	}
+	rd.changes[end] = c
+	return c
 }
 
 // field is a signature field whose value is a signature dictionary.
@@ -329,11 +348,7 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 	}
 	var changes []ades.Problem
 	if len(f.problems) == 0 {
-		if rd.finalErr != nil {
-			changes = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
-		} else {
-			changes = modifications(rd.data, f.end, rd.final)
-		}
+		changes = rd.changesAfter(f.end)
 	}
 	for i := range sigs {
 		s := &sigs[i]
