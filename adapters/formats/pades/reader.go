@@ -271,11 +271,17 @@ func (rd *reading) field(name string, d types.Dict) field {
 // this dictionary (no gap, no overlap) and end inside the file (ISO
 // 32000-2, 12.8.1; ETSI EN 319 142-1, 5.4).
 func checkByteRange(r [4]int, data, contents []byte) string {
+	for _, n := range r {
+		if n < 0 || n > len(data) {
+			return fmt.Sprintf("/ByteRange %v reaches outside the file (%d bytes)", r, len(data))
+		}
+	}
 	switch {
 	case r[0] != 0:
 		return fmt.Sprintf("/ByteRange starts at %d, not at the start of the file", r[0])
-	case r[1] <= 0 || r[3] < 0 || r[2] < r[1]:
-		return fmt.Sprintf("/ByteRange %v overlaps itself or is negative", r)
+	case r[1] == 0 || r[2] < r[1]+2:
+		// The gap holds at least "<>".
+		return fmt.Sprintf("/ByteRange %v overlaps itself or leaves no room for /Contents", r)
 	case r[2]+r[3] > len(data):
 		return fmt.Sprintf("/ByteRange %v reaches beyond the end of the file (%d bytes)", r, len(data))
 	case data[r[1]] != '<' || data[r[2]-1] != '>':
