@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -126,4 +128,60 @@ func write(t *testing.T, dir, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestValidateCommandPAdESOffline: with --offline a PAdES-LT document is
+// judged on its document security store alone. Fresh data lets it pass;
+// data produced long before the signature leaves the revocation status
+// unknown.
+func TestValidateCommandPAdESOffline(t *testing.T) {
+	t.Parallel()
+	p, err := pki.New("http://127.0.0.1:9") // nothing answers there
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	root := write(t, dir, "root.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: p.Root.Certificate.Raw}))
+	signedAt := pki.ReferenceTime.Add(-24 * time.Hour)
+	ltDocument := func(stale bool) string {
+		d := pades.New(1)
+		if err := d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: signedAt}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.AddDSS(pades.DSSOptions{PKI: p, At: signedAt.Add(time.Hour), StaleOCSP: stale}); err != nil {
+			t.Fatal(err)
+		}
+		return write(t, dir, fmt.Sprintf("lt-stale-%v.pdf", stale), d.Bytes())
+	}
+	tests := []struct {
+		name       string
+		stale      bool
+		indication string
+		sub        string
+	}{
+		{"fresh DSS", false, "TOTAL_PASSED", ""},
+		{"stale DSS", true, "INDETERMINATE", "TRY_LATER"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			code, out, logs := command(t, offline(t), "validate", ltDocument(tt.stale), "--offline",
+				"--at="+pki.ReferenceTime.Format(time.RFC3339), "--trust-anchor", root)
+			is.Equal(code, 0)
+			if t.Failed() {
+				t.Log(logs)
+			}
+			var sum verdict.ValidationSummary
+			is.NoErr(json.Unmarshal([]byte(out), &sum))
+			r := sum.Signatures[0]
+			is.Equal(r.SignatureFormat, "PAdES_BASELINE_LT")
+			is.Equal(r.Indication, tt.indication)
+			sub := ""
+			if r.SubIndication != nil {
+				sub = *r.SubIndication
+			}
+			is.Equal(sub, tt.sub)
+		})
+	}
 }
