@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/svc-dss/dss/adapters/formats/pades"
-	"github.com/svc-dss/dss/fixtures/cades"
-	fixture "github.com/svc-dss/dss/fixtures/pades"
-	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -18,23 +14,10 @@ import (
 // a validation, pdfcpu parsing included. B/op against the file size is the
 // memory the reader needs.
 func BenchmarkRead(b *testing.B) {
-	p, err := pki.New("http://pki.test")
-	if err != nil {
-		b.Fatal(err)
-	}
-	at := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	p := testPKI(b)
 	for _, size := range []int{100 << 10, 1 << 20, 10 << 20} {
 		for _, n := range []int{1, 5} {
-			d := fixture.NewSized(1, size)
-			for i := range n {
-				if err := d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: at.Add(time.Duration(i) * time.Minute)}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := d.AddDSS(fixture.DSSOptions{PKI: p, At: at.Add(time.Hour)}); err != nil {
-				b.Fatal(err)
-			}
-			data := d.Bytes()
+			data := ltDocument(b, p, size, n).Bytes()
 			b.Run(fmt.Sprintf("%dKB/%dsig", size>>10, n), func(b *testing.B) {
 				doc := ports.Document{Name: "doc.pdf", Data: data}
 				b.SetBytes(int64(len(data)))

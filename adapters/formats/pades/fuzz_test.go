@@ -7,26 +7,18 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/formats/pades"
-	"github.com/svc-dss/dss/fixtures/cades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
-	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/ports"
 )
 
 // FuzzRead: any input gives signatures, or an error wrapping
 // ports.ErrNotThisFormat or ports.ErrUnreadable; never a panic.
 func FuzzRead(f *testing.F) {
-	p, err := pki.New("http://pki.test")
-	if err != nil {
-		f.Fatal(err)
-	}
-	d := fixture.New(1)
+	p := testPKI(f)
+	f.Add(fixture.New(1).Bytes())
+	d := ltDocument(f, p, 0, 2)
 	f.Add(d.Bytes())
-	if err := d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(d.Bytes())
-	if err := d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)}); err != nil {
+	if err := d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: signedAt.Add(2 * time.Hour)}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(d.Bytes())

@@ -71,7 +71,6 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
 	rd := &reading{data: doc.Data, pdf: pdf, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int][]ades.Problem{}}
-	rd.final, rd.finalErr = viewOf(pdf)
 	fields, err := rd.signatureFields()
 	if err != nil {
 		return nil, err
@@ -117,9 +116,11 @@ type reading struct {
 	certs []*x509.Certificate
 	// fieldInfo is the field of each signature, by signature ID.
 	fieldInfo map[string]field
-	// final is the pages of the document as delivered.
-	final    pageView
-	finalErr error
+	// final is the pages of the document as delivered, read the first
+	// time a revision is compared (finalRead).
+	final     pageView
+	finalErr  error
+	finalRead bool
 	// changes memoises changesAfter by revision end: comparing a revision
 	// parses it, which costs as much as reading the document.
 	changes map[int][]ades.Problem
@@ -130,6 +131,10 @@ type reading struct {
 func (rd *reading) changesAfter(end int) []ades.Problem {
 	if c, ok := rd.changes[end]; ok {
 		return c
+	}
+	if !rd.finalRead {
+		rd.final, rd.finalErr = viewOf(rd.pdf)
+		rd.finalRead = true
 	}
 	var c []ades.Problem
 	if rd.finalErr != nil {

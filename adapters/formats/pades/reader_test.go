@@ -13,11 +13,8 @@ import (
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/fixtures/cades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
-	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/ports"
 )
-
-var signedAt = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
 func read(t *testing.T, data []byte) []ades.Signature {
 	t.Helper()
@@ -43,10 +40,7 @@ func sound(s ades.Signature) bool {
 
 func TestRead(t *testing.T) {
 	t.Parallel()
-	p, err := pki.New("http://pki.test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPKI(t)
 	sign := func(d *fixture.Document, o fixture.Options, i int) {
 		t.Helper()
 		o.PKI = p

@@ -1,0 +1,39 @@
+package pades_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/svc-dss/dss/fixtures/cades"
+	fixture "github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
+)
+
+// signedAt is when the fixture documents are signed.
+var signedAt = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+// testPKI is the fixture PKI, its services at an address nothing answers.
+func testPKI(tb testing.TB) *pki.PKI {
+	tb.Helper()
+	p, err := pki.New("http://pki.test")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// ltDocument is a PDF of about size bytes with n PAdES-T signatures a
+// minute apart, then a document security store an hour later (LT).
+func ltDocument(tb testing.TB, p *pki.PKI, size, n int) *fixture.Document {
+	tb.Helper()
+	d := fixture.NewSized(1, size)
+	for i := range n {
+		if err := d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: signedAt.Add(time.Duration(i) * time.Minute)}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := d.AddDSS(fixture.DSSOptions{PKI: p, At: signedAt.Add(time.Hour)}); err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
