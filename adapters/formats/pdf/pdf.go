@@ -1,0 +1,389 @@
+// Package pdf gives the objects of a PDF as one of its revisions shows
+// them, read only when asked for.
+//
+// A signed PDF is read many times over: once as delivered, and once more
+// as each signature saw it (the revision its byte range ends with).
+// Loading every object of every revision costs as much as the document
+// is long, times the revisions; here a revision is its own chain of
+// cross-reference sections, and an object is parsed the first time it is
+// asked for. pdfcpu parses the object syntax and decodes the streams.
+//
+// A file whose cross-reference data does not hold (offsets that do not
+// point at their objects, a missing startxref, encryption) is read
+// instead by pdfcpu's full reader, which repairs what it can; File
+// answers the same in both cases.
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Limits on what a file may make the reader do.
+const (
+	// MaxSections bounds the cross-reference sections of one revision.
+	MaxSections = 4096
+	// MaxXRefStreamBytes bounds a decoded cross-reference stream.
+	MaxXRefStreamBytes = 64 << 20
+	// MaxObjectStreamBytes bounds a decoded object stream.
+	MaxObjectStreamBytes = 64 << 20
+	// MaxDepth bounds nested resolutions (an indirect /Length in an
+	// object stream's dictionary, and so on) and page tree depth.
+	MaxDepth = 64
+)
+
+// ErrBroken is the error of a file that neither reader can read.
+var ErrBroken = errors.New("pdf: the file structure is broken")
+
+// File is a PDF as one revision shows it.
+type File struct {
+	data []byte
+	ctx  *model.Context
+	// repaired is set when pdfcpu's full reader read the file: objects
+	// are then its loaded ones, and entries is unused.
+	repaired bool
+	entries  map[int]entry
+	trailer  types.Dict
+	objects  map[int]types.Object
+	streams  map[int][]types.Object // decoded object streams, by number
+	depth    int
+}
+
+// entry is where a revision keeps one object.
+type entry struct {
+	free bool
+	// offset is where "n g obj" starts, for an object not in a stream.
+	offset int64
+	gen    int
+	// stream and index place an object kept in an object stream.
+	compressed    bool
+	stream, index int
+}
+
+// Location is where an object of a revision was written: two equal
+// locations are the same bytes of the file.
+type Location struct {
+	// Offset is where the object, or the object stream holding it, starts;
+	// -1 when the object is not in the revision.
+	Offset int64
+	// Index is the object's place in its object stream, -1 outside one.
+	Index int
+}
+
+// pdfcpu keeps its settings in a configuration directory it creates on
+// first use; the validator reads no settings of pdfcpu's and must not
+// write files it was not asked to.
+var disableConfig = sync.OnceFunc(func() { model.ConfigPath = "disable" })
+
+func config() *model.Configuration {
+	disableConfig()
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	return conf
+}
+
+// Open reads the cross-reference sections of data, the revision that
+// ends where data ends. data must not change while the File is in use.
+func Open(data []byte) (f *File, err error) {
+	// pdfcpu panics on some malformed input: a panic is a broken file.
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, fmt.Errorf("%w (%v)", ErrBroken, p)
+		}
+	}()
+	if f, err := openXRef(data); err == nil {
+		return f, nil
+	}
+	return openFull(data)
+}
+
+// openFull reads data with pdfcpu's full reader, which repairs what it can.
+func openFull(data []byte) (*File, error) {
+	ctx, err := pdfcpu.Read(bytes.NewReader(data), config())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
+	}
+	return &File{data: data, ctx: ctx, repaired: true}, nil
+}
+
+// openXRef reads the revision's own cross-reference chain.
+func openXRef(data []byte) (*File, error) {
+	ctx, err := model.NewContext(bytes.NewReader(data), config())
+	if err != nil {
+		return nil, err
+	}
+	f := &File{data: data, ctx: ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	start, err := startXRef(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.readSections(start); err != nil {
+		return nil, err
+	}
+	if f.trailer == nil || f.trailer["Root"] == nil {
+		return nil, errors.New("pdf: the trailer names no catalog")
+	}
+	if _, ok := f.trailer.Find("Encrypt"); ok {
+		return nil, errors.New("pdf: encrypted")
+	}
+	if err := f.checkOffsets(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Repaired reports whether the file's cross-reference data did not hold
+// and pdfcpu's full reader read it.
+func (f *File) Repaired() bool { return f.repaired }
+
+// RootRef is the catalog's object, nil when it is direct.
+func (f *File) RootRef() *types.IndirectRef {
+	if f.repaired {
+		return f.ctx.XRefTable.Root
+	}
+	if r, ok := f.trailer["Root"].(types.IndirectRef); ok {
+		return &r
+	}
+	return nil
+}
+
+// Catalog is the document catalog.
+func (f *File) Catalog() (types.Dict, error) {
+	if f.repaired {
+		return f.ctx.XRefTable.Catalog()
+	}
+	d, err := f.Dict(f.trailer["Root"])
+	if err != nil {
+		return nil, fmt.Errorf("pdf: catalog: %w", err)
+	}
+	if d == nil {
+		return nil, errors.New("pdf: no catalog")
+	}
+	return d, nil
+}
+
+// Resolve follows o when it is a reference: the object it names, nil for
+// a free or missing one (ISO 32000-2, 7.3.10); o itself otherwise.
+func (f *File) Resolve(o types.Object) (types.Object, error) {
+	ref, ok := o.(types.IndirectRef)
+	if !ok {
+		return o, nil
+	}
+	if f.repaired {
+		return f.ctx.XRefTable.Dereference(ref)
+	}
+	return f.object(ref.ObjectNumber.Value())
+}
+
+// Dict resolves o to a dictionary (a stream's dictionary counts), nil
+// for null.
+func (f *File) Dict(o types.Object) (types.Dict, error) {
+	v, err := f.Resolve(o)
+	if err != nil {
+		return nil, err
+	}
+	switch d := v.(type) {
+	case nil:
+		return nil, nil
+	case types.Dict:
+		return d, nil
+	case types.StreamDict:
+		return d.Dict, nil
+	}
+	return nil, fmt.Errorf("pdf: %T where a dictionary was expected", v)
+}
+
+// Array resolves o to an array, nil for null.
+func (f *File) Array(o types.Object) (types.Array, error) {
+	v, err := f.Resolve(o)
+	if err != nil {
+		return nil, err
+	}
+	switch a := v.(type) {
+	case nil:
+		return nil, nil
+	case types.Array:
+		return a, nil
+	}
+	return nil, fmt.Errorf("pdf: %T where an array was expected", v)
+}
+
+// Stream resolves o to a stream and returns its decoded content, of at
+// most limit bytes. The content may share memory with the file: it is
+// read-only.
+func (f *File) Stream(o types.Object, limit int64) ([]byte, error) {
+	v, err := f.Resolve(o)
+	if err != nil {
+		return nil, err
+	}
+	sd, ok := v.(types.StreamDict)
+	if !ok {
+		return nil, fmt.Errorf("pdf: %T where a stream was expected", v)
+	}
+	return f.content(sd, limit)
+}
+
+// content decodes sd, reading its bytes where they lie in the file.
+func (f *File) content(sd types.StreamDict, limit int64) ([]byte, error) {
+	if sd.Raw == nil {
+		n, err := f.streamLength(sd)
+		if err != nil {
+			return nil, err
+		}
+		if sd.StreamOffset < 0 || n < 0 || sd.StreamOffset > int64(len(f.data)) || n > int64(len(f.data))-sd.StreamOffset {
+			return nil, fmt.Errorf("pdf: a stream of %d bytes at %d reaches beyond the file", n, sd.StreamOffset)
+		}
+		sd.Raw = f.data[sd.StreamOffset : sd.StreamOffset+n : sd.StreamOffset+n]
+	}
+	if err := sd.DecodeWithLimit(limit); err != nil {
+		return nil, fmt.Errorf("pdf: decode stream: %w", err)
+	}
+	return sd.Content, nil
+}
+
+func (f *File) streamLength(sd types.StreamDict) (int64, error) {
+	if sd.StreamLength != nil {
+		return *sd.StreamLength, nil
+	}
+	if sd.StreamLengthObjNr == nil {
+		return 0, errors.New("pdf: a stream has no /Length")
+	}
+	v, err := f.object(*sd.StreamLengthObjNr)
+	if err != nil {
+		return 0, fmt.Errorf("pdf: stream length: %w", err)
+	}
+	n, ok := v.(types.Integer)
+	if !ok {
+		return 0, fmt.Errorf("pdf: stream length is %T", v)
+	}
+	return int64(n), nil
+}
+
+// Where says where object n was written in this revision.
+func (f *File) Where(n int) Location {
+	if f.repaired {
+		e, ok := f.ctx.XRefTable.Find(n)
+		switch {
+		case !ok || e.Free:
+		case e.Compressed && e.ObjectStream != nil && e.ObjectStreamInd != nil:
+			if s, ok := f.ctx.XRefTable.Find(*e.ObjectStream); ok && s.Offset != nil {
+				return Location{Offset: *s.Offset, Index: *e.ObjectStreamInd}
+			}
+		case e.Offset != nil:
+			return Location{Offset: *e.Offset, Index: -1}
+		}
+		return Location{Offset: -1, Index: -1}
+	}
+	e, ok := f.entries[n]
+	switch {
+	case !ok || e.free:
+		return Location{Offset: -1, Index: -1}
+	case e.compressed:
+		s := f.entries[e.stream]
+		return Location{Offset: s.offset, Index: e.index}
+	}
+	return Location{Offset: e.offset, Index: -1}
+}
+
+// object parses object n the first time it is asked for.
+func (f *File) object(n int) (types.Object, error) {
+	if o, ok := f.objects[n]; ok {
+		return o, nil
+	}
+	e, ok := f.entries[n]
+	if !ok || e.free {
+		return nil, nil
+	}
+	if f.depth >= MaxDepth {
+		return nil, fmt.Errorf("pdf: object %d: references nested deeper than %d", n, MaxDepth)
+	}
+	f.depth++
+	defer func() { f.depth-- }()
+	var o types.Object
+	var err error
+	if e.compressed {
+		o, err = f.compressed(n, e)
+	} else {
+		o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pdf: object %d: %w", n, err)
+	}
+	f.objects[n] = o
+	return o, nil
+}
+
+// compressed reads object n from its object stream (ISO 32000-2,
+// 7.5.7), decoding the stream once.
+func (f *File) compressed(n int, e entry) (types.Object, error) {
+	objs, ok := f.streams[e.stream]
+	if !ok {
+		var err error
+		if objs, err = f.objectStream(e.stream); err != nil {
+			return nil, err
+		}
+		f.streams[e.stream] = objs
+	}
+	if e.index < 0 || e.index >= len(objs) {
+		return nil, fmt.Errorf("not in object stream %d", e.stream)
+	}
+	return objs[e.index], nil
+}
+
+// objectStream decodes object stream s: N pairs of object number and
+// offset, then the objects.
+func (f *File) objectStream(s int) ([]types.Object, error) {
+	if se, ok := f.entries[s]; !ok || se.free || se.compressed {
+		return nil, fmt.Errorf("object stream %d is not in the file", s)
+	}
+	v, err := f.object(s)
+	if err != nil {
+		return nil, err
+	}
+	sd, ok := v.(types.StreamDict)
+	if !ok {
+		return nil, fmt.Errorf("object stream %d is a %T", s, v)
+	}
+	content, err := f.content(sd, MaxObjectStreamBytes)
+	if err != nil {
+		return nil, fmt.Errorf("object stream %d: %w", s, err)
+	}
+	first, count := sd.First(), sd.N()
+	if first == nil || count == nil || *first < 0 || *first > len(content) || *count < 0 || *count > len(content)/2+1 {
+		return nil, fmt.Errorf("object stream %d: bad /First or /N", s)
+	}
+	head := content[:*first]
+	offsets := make([]int, 0, *count)
+	pos := int64(0)
+	for range *count {
+		var ok1, ok2 bool
+		var off int
+		_, pos, ok1 = readInt(head, pos)
+		off, pos, ok2 = readInt(head, pos)
+		if !ok1 || !ok2 || *first+off > len(content) {
+			return nil, fmt.Errorf("object stream %d: bad header", s)
+		}
+		offsets = append(offsets, *first+off)
+	}
+	objs := make([]types.Object, len(offsets))
+	for i, off := range offsets {
+		end := len(content)
+		if i+1 < len(offsets) && offsets[i+1] >= off {
+			end = offsets[i+1]
+		}
+		text := string(content[off:end])
+		o, err := model.ParseObjectContext(context.Background(), &text, 0, MaxDepth)
+		if err != nil {
+			return nil, fmt.Errorf("object stream %d, object %d: %w", s, i, err)
+		}
+		objs[i] = o
+	}
+	return objs, nil
+}

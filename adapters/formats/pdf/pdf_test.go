@@ -1,0 +1,246 @@
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"github.com/svc-dss/dss/fixtures/realworld"
+)
+
+// handmade writes a PDF of objs (object n is objs[n-1]) with a
+// cross-reference table, or, when stream is set, a cross-reference
+// stream that keeps the objects listed in compress in one object stream.
+func handmade(t *testing.T, objs []string, compress map[int]bool) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	offsets := make([]int, len(objs)+3)
+	var packed []int
+	for i, body := range objs {
+		n := i + 1
+		if compress[n] {
+			packed = append(packed, n)
+			continue
+		}
+		offsets[n] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", n, body)
+	}
+	if compress == nil {
+		xref := b.Len()
+		fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+		for n := 1; n <= len(objs); n++ {
+			fmt.Fprintf(&b, "%010d 00000 n \n", offsets[n])
+		}
+		fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+		return b.Bytes()
+	}
+	// The object stream, then the cross-reference stream.
+	osNr, xrefNr := len(objs)+1, len(objs)+2
+	var head, body strings.Builder
+	for _, n := range packed {
+		fmt.Fprintf(&head, "%d %d ", n, body.Len())
+		body.WriteString(objs[n-1] + "\n")
+	}
+	content := head.String() + body.String()
+	offsets[osNr] = b.Len()
+	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N %d /First %d /Length %d >>\nstream\n%s\nendstream\nendobj\n",
+		osNr, len(packed), head.Len(), len(content), content)
+	offsets[xrefNr] = b.Len()
+	var rows []byte
+	rows = append(rows, 0, 0, 0, 0xff)
+	index := map[int]int{}
+	for i, n := range packed {
+		index[n] = i
+	}
+	for n := 1; n <= xrefNr; n++ {
+		if compress[n] {
+			rows = append(rows, 2, byte(osNr>>8), byte(osNr), byte(index[n]))
+		} else {
+			rows = append(rows, 1, byte(offsets[n]>>8), byte(offsets[n]), 0)
+		}
+	}
+	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 2 1] /Root 1 0 R /Length %d >>\nstream\n", xrefNr, xrefNr+1, len(rows))
+	b.Write(rows)
+	fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", offsets[xrefNr])
+	return b.Bytes()
+}
+
+var threePages = []string{
+	"<< /Type /Catalog /Pages 2 0 R >>",
+	"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+	"<< /Type /Page /Parent 2 0 R /Contents 6 0 R >>",
+	"<< /Type /Page /Parent 2 0 R /Contents [6 0 R] >>",
+	"<< /Type /Page /Parent 2 0 R >>",
+	"<< /Length 3 >>\nstream\nq Q\nendstream",
+}
+
+// Both kinds of cross-reference data are read without repair, and
+// objects in an object stream are placed by their stream and index.
+func TestOpenReadsTablesAndStreams(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		compress map[int]bool
+	}{
+		{"table", nil},
+		{"xref stream", map[int]bool{}},
+		{"object stream", map[int]bool{1: true, 2: true, 4: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data := handmade(t, threePages, tt.compress)
+			f, err := Open(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Repaired() {
+				t.Fatal("repaired a sound file")
+			}
+			pages, err := f.Pages(10)
+			if err != nil || len(pages) != 3 {
+				t.Fatalf("%d pages, %v", len(pages), err)
+			}
+			content, err := f.Stream(pages[0].Dict["Contents"], 1<<10)
+			if err != nil || string(content) != "q Q" {
+				t.Fatalf("content %q, %v", content, err)
+			}
+			loc := f.Where(4)
+			if tt.compress[4] != (loc.Index >= 0) || loc.Offset <= 0 {
+				t.Fatalf("object 4 at %+v", loc)
+			}
+			if got := f.Where(99); got.Offset != -1 {
+				t.Fatalf("a missing object at %+v", got)
+			}
+		})
+	}
+}
+
+// A file whose offsets are off is read by the repairing reader; a file
+// that is not a PDF at all is ErrBroken.
+func TestOpenRepairsOrRefuses(t *testing.T) {
+	t.Parallel()
+	data := handmade(t, threePages, nil)
+	shifted := bytes.Replace(data, []byte("%PDF-1.7\n"), []byte("%PDF-1.7\n\n\n\n"), 1)
+	f, err := Open(shifted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Repaired() {
+		t.Fatal("shifted offsets were trusted")
+	}
+	if pages, err := f.Pages(10); err != nil || len(pages) != 3 {
+		t.Fatalf("%d pages, %v", len(pages), err)
+	}
+	for _, bad := range [][]byte{nil, []byte("%PDF-1.7\n"), []byte("%PDF-1.7\nstartxref\n5\n%%EOF")} {
+		if _, err := Open(bad); !errors.Is(err, ErrBroken) {
+			t.Errorf("%q: %v, want ErrBroken", bad, err)
+		}
+	}
+}
+
+// A page tree that reaches a node twice, or holds more pages than asked,
+// is an error.
+func TestPagesLimits(t *testing.T) {
+	t.Parallel()
+	cyclic := append([]string(nil), threePages...)
+	cyclic[1] = "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>"
+	f, err := Open(handmade(t, cyclic, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Pages(10); err == nil || !strings.Contains(err.Error(), "reached twice") {
+		t.Fatalf("cycle: %v", err)
+	}
+	f, _ = Open(handmade(t, threePages, nil))
+	if _, err := f.Pages(2); err == nil || !strings.Contains(err.Error(), "more than 2 pages") {
+		t.Fatalf("limit: %v", err)
+	}
+}
+
+// On every real PDF of the corpus, and on every revision of each, the
+// lazy reading shows what pdfcpu's full reader shows: the same pages,
+// the same content objects at the same places. A file the lazy reading
+// refuses is read by the full reader, so it is only counted.
+func TestOpenAgreesWithFullReaderOnCorpus(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
+	if len(files) == 0 {
+		t.Skipf("shared corpus not found at %s: skipping the real-world checks", realworld.Dir())
+	}
+	revisions, repaired := 0, 0
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, end := range revisionEnds(data) {
+			rev := data[:end]
+			lazy, err := openXRef(rev)
+			if err != nil {
+				repaired++
+				t.Logf("%s (%d bytes): read by the repairing reader: %v", filepath.Base(name), end, err)
+				continue
+			}
+			full, err := openFull(rev)
+			if err != nil {
+				t.Errorf("%s (%d bytes): the full reader fails where the lazy one reads: %v", filepath.Base(name), end, err)
+				continue
+			}
+			revisions++
+			if a, b := view(t, lazy), view(t, full); a != b {
+				t.Errorf("%s (%d bytes):\nlazy %s\nfull %s", filepath.Base(name), end, a, b)
+			}
+		}
+	}
+	t.Logf("%d revisions of %d files read alike; %d left to the repairing reader", revisions, len(files), repaired)
+}
+
+// revisionEnds is where each %%EOF marker of data ends, end of line
+// included.
+func revisionEnds(data []byte) []int {
+	var ends []int
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("%%EOF"))
+		if j < 0 {
+			return ends
+		}
+		i += j + len("%%EOF")
+		for i < len(data) && (data[i] == '\r' || data[i] == '\n') {
+			i++
+		}
+		ends = append(ends, i)
+	}
+}
+
+// view prints what a revision shows of its pages.
+func view(t *testing.T, f *File) string {
+	t.Helper()
+	pages, err := f.Pages(10000)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d pages:", len(pages))
+	for _, p := range pages {
+		c := p.Dict["Contents"]
+		if a, err := f.Array(c); err == nil && a != nil {
+			for _, e := range a {
+				if r, ok := e.(types.IndirectRef); ok {
+					fmt.Fprintf(&b, " %d@%v", r.ObjectNumber, f.Where(r.ObjectNumber.Value()))
+				}
+			}
+		}
+		if r, ok := c.(types.IndirectRef); ok {
+			fmt.Fprintf(&b, " %d@%v", r.ObjectNumber, f.Where(r.ObjectNumber.Value()))
+		}
+		annots, _ := f.Array(p.Dict["Annots"])
+		fmt.Fprintf(&b, " a%d;", len(annots))
+	}
+	return b.String()
+}
