@@ -22,12 +22,12 @@ type certification struct {
 
 // docMDP finds the certification signature among fields.
 func (rd *reading) docMDP(fields []field) certification {
-	x := rd.pdf.XRefTable
+	x := rd.pdf
 	root, err := x.Catalog()
 	if err != nil {
 		return certification{}
 	}
-	perms, err := x.DereferenceDict(root["Perms"])
+	perms, err := x.Dict(root["Perms"])
 	if err != nil || perms == nil {
 		return certification{}
 	}
@@ -41,16 +41,16 @@ func (rd *reading) docMDP(fields []field) certification {
 			continue
 		}
 		c := certification{field: f, p: 2}
-		refs, _ := x.DereferenceArray(f.dict["Reference"])
+		refs, _ := x.Array(f.dict["Reference"])
 		for _, o := range refs {
-			sr, err := x.DereferenceDict(o)
+			sr, err := x.Dict(o)
 			if err != nil || sr == nil {
 				continue
 			}
 			if m := sr.NameEntry("TransformMethod"); m == nil || *m != "DocMDP" {
 				continue
 			}
-			params, _ := x.DereferenceDict(sr["TransformParams"])
+			params, _ := x.Dict(sr["TransformParams"])
 			if params == nil {
 				continue
 			}

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
+	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/domain/ades"
 )
 
@@ -23,26 +23,19 @@ type pageView struct {
 	annots []int
 }
 
-// viewOf reads the pages of pdf.
-func viewOf(pdf *model.Context) (pageView, error) {
-	x := pdf.XRefTable
-	if err := x.EnsurePageCount(); err != nil {
+// viewOf reads the pages of f.
+func viewOf(f *pdf.File) (pageView, error) {
+	pages, err := f.Pages(MaxPages)
+	if err != nil {
 		return pageView{}, err
 	}
-	if x.PageCount > MaxPages {
-		return pageView{}, fmt.Errorf("more than %d pages", MaxPages)
-	}
 	var v pageView
-	for i := 1; i <= x.PageCount; i++ {
-		d, _, _, err := x.PageDict(i, false)
-		if err != nil || d == nil {
-			return pageView{}, fmt.Errorf("page %d: %v", i, err)
-		}
-		v.contents = append(v.contents, contentID(x, d["Contents"]))
-		annots, _ := x.DereferenceArray(d["Annots"])
+	for _, p := range pages {
+		v.contents = append(v.contents, contentID(f, p.Dict["Contents"]))
+		annots, _ := f.Array(p.Dict["Annots"])
 		n := 0
 		for _, a := range annots {
-			ad, err := x.DereferenceDict(a)
+			ad, err := f.Dict(a)
 			if err != nil || ad == nil {
 				continue
 			}
@@ -57,22 +50,20 @@ func viewOf(pdf *model.Context) (pageView, error) {
 }
 
 // contentID names a page's /Contents: each stream's object number and
-// offset, or the printed value of a direct one.
-func contentID(x *model.XRefTable, o types.Object) string {
+// where it was written, or the printed value of a direct one.
+func contentID(f *pdf.File, o types.Object) string {
 	var refs []types.IndirectRef
 	switch c := o.(type) {
 	case types.IndirectRef:
-		if arr, err := x.DereferenceArray(c); err == nil && arr != nil {
+		if arr, err := f.Array(c); err == nil && arr != nil {
 			for _, e := range arr {
 				if r, ok := e.(types.IndirectRef); ok {
 					refs = append(refs, r)
 				}
 			}
-			// An array object rewritten counts as well.
-			refs = append(refs, c)
-		} else {
-			refs = append(refs, c)
 		}
+		// The array object rewritten counts as well.
+		refs = append(refs, c)
 	case types.Array:
 		for _, e := range c {
 			if r, ok := e.(types.IndirectRef); ok {
@@ -87,12 +78,10 @@ func contentID(x *model.XRefTable, o types.Object) string {
 	var b []byte
 	for _, r := range refs {
 		n := r.ObjectNumber.Value()
-		off := int64(-1)
-		if e, ok := x.Find(n); ok && e.Offset != nil {
-			off = *e.Offset
-		}
+		at := f.Where(n)
 		b = strconv.AppendInt(append(b, ' '), int64(n), 10)
-		b = strconv.AppendInt(append(b, '@'), off, 10)
+		b = strconv.AppendInt(append(b, '@'), at.Offset, 10)
+		b = strconv.AppendInt(append(b, '.'), int64(at.Index), 10)
 	}
 	return string(b)
 }
@@ -108,7 +97,7 @@ func modifications(data []byte, end int, final pageView) []ades.Problem {
 	if end <= 0 || end >= len(data) || len(bytes.TrimSpace(data[end:])) == 0 {
 		return nil // the signature covers the whole document
 	}
-	signed, err := parse(data[:end])
+	signed, err := pdf.Open(data[:end])
 	if err != nil {
 		return []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the revision the signature covers (the first %d bytes) does not read: %v", end, err)}}
 	}

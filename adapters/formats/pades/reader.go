@@ -10,16 +10,14 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"sync"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"github.com/svc-dss/dss/adapters/egress/crl"
 	"github.com/svc-dss/dss/adapters/egress/ocsp"
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/ports"
@@ -33,22 +31,6 @@ var _ ports.DocumentReader = (*Reader)(nil)
 
 // NewReader returns a Reader.
 func NewReader() *Reader { return &Reader{} }
-
-// pdfcpu keeps its settings in a configuration directory it creates on
-// first use; the validator reads no settings of pdfcpu's and must not
-// write files it was not asked to.
-var disableConfig = sync.OnceFunc(func() { model.ConfigPath = "disable" })
-
-// parse reads the objects of a PDF with pdfcpu's parser, without
-// validating it. Only package pdfcpu is used: its api package drags in
-// form-filling code whose dependencies spend 37 ms in package
-// initialisation, on every start of the validator (go-runewidth).
-func parse(data []byte) (*model.Context, error) {
-	disableConfig()
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	return pdfcpu.Read(bytes.NewReader(data), conf)
-}
 
 // Read returns the evidence of every signature of the PDF doc.Data, in
 // the order of the AcroForm fields. Document time-stamps are not
@@ -66,11 +48,11 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 			sigs, err = nil, fmt.Errorf("%w: pades: %s: the PDF structure is broken (%v)", ports.ErrUnreadable, doc.Name, p)
 		}
 	}()
-	pdf, err := parse(doc.Data)
+	file, err := pdf.Open(doc.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{data: doc.Data, pdf: pdf, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int][]ades.Problem{}}
+	rd := &reading{data: doc.Data, pdf: file, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int][]ades.Problem{}}
 	fields, err := rd.signatureFields()
 	if err != nil {
 		return nil, err
@@ -112,7 +94,7 @@ func isPDF(data []byte) bool {
 // reading is the state of one Read.
 type reading struct {
 	data  []byte
-	pdf   *model.Context
+	pdf   *pdf.File
 	certs []*x509.Certificate
 	// fieldInfo is the field of each signature, by signature ID.
 	fieldInfo map[string]field
@@ -165,16 +147,16 @@ type field struct {
 // signatureFields walks the AcroForm field tree and returns the signature
 // fields that hold a signature, in field order.
 func (rd *reading) signatureFields() ([]field, error) {
-	x := rd.pdf.XRefTable
+	x := rd.pdf
 	root, err := x.Catalog()
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: no catalog: %w", ports.ErrUnreadable, err)
 	}
-	form, err := x.DereferenceDict(root["AcroForm"])
+	form, err := x.Dict(root["AcroForm"])
 	if err != nil || form == nil {
 		return nil, nil
 	}
-	kids, err := x.DereferenceArray(form["Fields"])
+	kids, err := x.Array(form["Fields"])
 	if err != nil {
 		return nil, nil
 	}
@@ -192,7 +174,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 				}
 				seen[ref] = true
 			}
-			d, err := x.DereferenceDict(o)
+			d, err := x.Dict(o)
 			if err != nil || d == nil {
 				continue
 			}
@@ -200,7 +182,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if n := d.NameEntry("FT"); n != nil {
 				ft = *n
 			}
-			if k, err := x.DereferenceArray(d["Kids"]); err == nil && len(k) > 0 {
+			if k, err := x.Array(d["Kids"]); err == nil && len(k) > 0 {
 				if err := walk(k, ft, depth+1); err != nil {
 					return err
 				}
@@ -208,7 +190,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if ft != "Sig" {
 				continue
 			}
-			v, err := x.DereferenceDict(d["V"])
+			v, err := x.Dict(d["V"])
 			if err != nil || v == nil {
 				continue // an empty signature field
 			}
@@ -412,7 +394,7 @@ type dssData struct {
 // of /Certs, /CRLs and /OCSPs. /VRI is not used: every signature gets all
 // of the store, which the process filters by certificate.
 func (rd *reading) dss() dssData {
-	x := rd.pdf.XRefTable
+	x := rd.pdf
 	root, err := x.Catalog()
 	if err != nil {
 		return dssData{}
@@ -421,13 +403,13 @@ func (rd *reading) dss() dssData {
 	if !ok {
 		return dssData{}
 	}
-	d, err := x.DereferenceDict(obj)
+	d, err := x.Dict(obj)
 	if err != nil || d == nil {
 		return dssData{}
 	}
 	out := dssData{present: true, offset: rd.offsetOf(obj)}
 	streams := func(key string) [][]byte {
-		arr, err := x.DereferenceArray(d[key])
+		arr, err := x.Array(d[key])
 		if err != nil {
 			return nil
 		}
@@ -437,15 +419,12 @@ func (rd *reading) dss() dssData {
 				out.problems = append(out.problems, ades.Problem{Code: CodeLimitExceeded, Message: fmt.Sprintf("/DSS /%s: entries beyond %d left out", key, MaxDSSEntries)})
 				break
 			}
-			sd, _, err := x.DereferenceStreamDict(o)
-			if err != nil || sd == nil {
+			b, err := x.Stream(o, MaxDSSStreamBytes)
+			if err != nil {
+				out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /%s: a stream does not read: %v", key, err)})
 				continue
 			}
-			if err := sd.DecodeWithLimit(MaxDSSStreamBytes); err != nil {
-				out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /%s: a stream does not decode: %v", key, err)})
-				continue
-			}
-			bs = append(bs, sd.Content)
+			bs = append(bs, b)
 		}
 		return bs
 	}
@@ -463,18 +442,15 @@ func (rd *reading) dss() dssData {
 // offsetOf is where the object o (or, when o is direct, the catalog that
 // holds it) was written, 0 when unknown.
 func (rd *reading) offsetOf(o types.Object) int {
-	x := rd.pdf.XRefTable
 	ref, ok := o.(types.IndirectRef)
 	if !ok {
-		if x.Root == nil {
+		r := rd.pdf.RootRef()
+		if r == nil {
 			return 0
 		}
-		ref = *x.Root
+		ref = *r
 	}
-	if e, found := x.Find(ref.ObjectNumber.Value()); found && e.Offset != nil {
-		return int(*e.Offset)
-	}
-	return 0
+	return int(max(0, rd.pdf.Where(ref.ObjectNumber.Value()).Offset))
 }
 
 // docTimestamp is a document time-stamp and the revision it covers.
