@@ -17,12 +17,18 @@ const (
 	CodeDSSUnreadable    = "DSS_UNREADABLE"
 	CodeLimitExceeded    = "LIMIT_EXCEEDED"
 	// Changes after signing (modification.go). Pages added or removed and
-	// content changed on a page are format failures; annotations added
-	// are warnings.
+	// a change to what a signed page shows (content streams, resources,
+	// boxes, rotation) are format failures; the rest are warnings.
 	CodePagesChanged       = "PDF_PAGES_CHANGED"
 	CodePageContentChanged = "PDF_PAGE_CONTENT_CHANGED"
 	CodeAnnotationsAdded   = "PDF_ANNOTATIONS_ADDED"
+	CodeAnnotationsChanged = "PDF_ANNOTATIONS_CHANGED"
+	CodeFormFieldsChanged  = "PDF_FORM_FIELDS_CHANGED"
+	CodeObjectsChanged     = "PDF_OBJECTS_CHANGED"
 	CodeRevisionUnreadable = "PDF_SIGNED_REVISION_UNREADABLE"
+	// CodeFieldMDPViolated: a form field a signature locked (its field's
+	// /Lock, or a FieldMDP reference) was changed after it.
+	CodeFieldMDPViolated = "PDF_FIELDMDP_VIOLATED"
 	// CodeDocMDPViolated: a change after a certification signature that
 	// its DocMDP permissions do not allow (a warning on that signature).
 	CodeDocMDPViolated = "PDF_DOCMDP_VIOLATED"

@@ -2,6 +2,7 @@ package pades
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
@@ -16,8 +17,8 @@ type certification struct {
 	// p is /P of the DocMDP transform parameters: 1 no changes, 2 form
 	// filling and signing, 3 also annotations (2 when absent).
 	p int
-	// annotsAdded is whether annotations were added after it.
-	annotsAdded bool
+	// after is what the updates after it changed.
+	after changes
 }
 
 // docMDP finds the certification signature among fields.
@@ -58,11 +59,7 @@ func (rd *reading) docMDP(fields []field) certification {
 				c.p = int(n)
 			}
 		}
-		for _, pr := range rd.changesAfter(f.end) {
-			if pr.Code == CodeAnnotationsAdded {
-				c.annotsAdded = true
-			}
-		}
+		c.after = rd.changesAfter(f.end)
 		return c
 	}
 	return certification{}
@@ -87,9 +84,92 @@ func (c certification) violations(fields []field) []ades.Problem {
 		out = append(out, ades.Problem{Code: CodeDocMDPViolated, Message: fmt.Sprintf(
 			"the document was certified with no changes permitted (DocMDP /P 1), and %d signature(s) were added after it", later)})
 	}
-	if c.p < 3 && c.annotsAdded {
+	if c.p == 1 && len(c.after.filled) > 0 {
 		out = append(out, ades.Problem{Code: CodeDocMDPViolated, Message: fmt.Sprintf(
-			"the document was certified with DocMDP /P %d, which does not permit adding annotations, and annotations were added after it", c.p)})
+			"the document was certified with no changes permitted (DocMDP /P 1), and form fields were filled in after it: %s", list(c.after.filled))})
+	}
+	if c.p < 3 && (c.after.annotsAdded || c.after.annotsChanged) {
+		out = append(out, ades.Problem{Code: CodeDocMDPViolated, Message: fmt.Sprintf(
+			"the document was certified with DocMDP /P %d, which does not permit adding or changing annotations, and annotations were added or changed after it", c.p)})
 	}
 	return out
+}
+
+// lock is what a signature locks of the form (ISO 32000-2, 12.7.5.5 and
+// 12.8.2.4): the signature field's /Lock, and the FieldMDP transforms of
+// its signature dictionary.
+type lock struct {
+	action string // All, Include or Exclude
+	fields []string
+}
+
+func (l lock) covers(name string) bool {
+	switch l.action {
+	case "All":
+		return true
+	case "Include":
+		return slices.Contains(l.fields, name)
+	case "Exclude":
+		return !slices.Contains(l.fields, name)
+	}
+	return false
+}
+
+// locks reads the locks of a signature field.
+func (rd *reading) locks(f field) []lock {
+	x := rd.pdf
+	var specs []types.Dict
+	if d, _ := x.Dict(f.fieldDict["Lock"]); d != nil {
+		specs = append(specs, d)
+	}
+	refs, _ := x.Array(f.dict["Reference"])
+	for _, o := range refs {
+		sr, _ := x.Dict(o)
+		if sr == nil {
+			continue
+		}
+		if m := sr.NameEntry("TransformMethod"); m == nil || *m != "FieldMDP" {
+			continue
+		}
+		if p, _ := x.Dict(sr["TransformParams"]); p != nil {
+			specs = append(specs, p)
+		}
+	}
+	var out []lock
+	for _, d := range specs {
+		a := d.NameEntry("Action")
+		if a == nil {
+			continue
+		}
+		l := lock{action: *a}
+		names, _ := x.Array(d["Fields"])
+		for _, n := range names {
+			if v, _ := x.Resolve(n); v != nil {
+				if s, err := types.StringOrHexLiteral(v); err == nil && s != nil {
+					l.fields = append(l.fields, *s)
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// fieldLockViolations reports the fields a signature locked that were
+// changed after it.
+func (rd *reading) fieldLockViolations(f field) []ades.Problem {
+	locks := rd.locks(f)
+	if len(locks) == 0 || len(f.problems) > 0 {
+		return nil
+	}
+	var hit []string
+	for _, name := range rd.changesAfter(f.end).filled {
+		if slices.ContainsFunc(locks, func(l lock) bool { return l.covers(name) }) {
+			hit = append(hit, name)
+		}
+	}
+	if len(hit) == 0 {
+		return nil
+	}
+	return []ades.Problem{{Code: CodeFieldMDPViolated, Message: "form fields this signature locked were changed after it: " + list(hit)}}
 }

@@ -13,6 +13,9 @@ const (
 	MaxDSSStreamBytes = 8 << 20
 	// MaxPages bounds the pages compared between revisions.
 	MaxPages = 10000
+	// MaxWalk bounds the objects placed when a signed revision is
+	// compared with the final document.
+	MaxWalk = 200000
 	// MaxChain bounds the certificates followed from a signer for LT.
 	MaxChain = 16
 )

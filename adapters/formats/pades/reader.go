@@ -52,7 +52,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{data: doc.Data, pdf: file, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int][]ades.Problem{}}
+	rd := &reading{data: doc.Data, pdf: file, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int]changes{}}
 	fields, err := rd.signatureFields()
 	if err != nil {
 		return nil, err
@@ -72,8 +72,10 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		if err != nil {
 			return nil, err
 		}
-		if certification.field != nil && f.ref != nil && *certification.field.ref == *f.ref {
-			for i := range s {
+		locked := rd.fieldLockViolations(f)
+		for i := range s {
+			s[i].Problems = append(s[i].Problems, locked...)
+			if certification.field != nil && f.ref != nil && *certification.field.ref == *f.ref {
 				s[i].Problems = append(s[i].Problems, certification.violations(fields)...)
 			}
 		}
@@ -103,14 +105,13 @@ type reading struct {
 	final     pageView
 	finalErr  error
 	finalRead bool
-	// changes memoises changesAfter by revision end: comparing a revision
-	// parses it, which costs as much as reading the document.
-	changes map[int][]ades.Problem
+	// changes memoises changesAfter by revision end.
+	changes map[int]changes
 }
 
 // changesAfter reports what the updates after the revision ending at end
 // changed (modifications), once per revision.
-func (rd *reading) changesAfter(end int) []ades.Problem {
+func (rd *reading) changesAfter(end int) changes {
 	if c, ok := rd.changes[end]; ok {
 		return c
 	}
@@ -118,11 +119,11 @@ func (rd *reading) changesAfter(end int) []ades.Problem {
 		rd.final, rd.finalErr = viewOf(rd.pdf)
 		rd.finalRead = true
 	}
-	var c []ades.Problem
+	var c changes
 	if rd.finalErr != nil {
-		c = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
+		c.problems = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
 	} else {
-		c = modifications(rd.data, end, rd.final)
+		c = modifications(rd.data, end, rd.pdf, rd.final)
 	}
 	rd.changes[end] = c
 	return c
@@ -142,6 +143,8 @@ type field struct {
 	problems []ades.Problem
 	// ref is the signature dictionary's object, when indirect.
 	ref *types.IndirectRef
+	// fieldDict is the signature field holding it.
+	fieldDict types.Dict
 }
 
 // signatureFields walks the AcroForm field tree and returns the signature
@@ -198,6 +201,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 				return fmt.Errorf("%w: pades: more than %d signatures", ports.ErrUnreadable, MaxSignatures)
 			}
 			f := rd.field(fieldName(d), v)
+			f.fieldDict = d
 			if r, ok := d["V"].(types.IndirectRef); ok {
 				f.ref = &r
 			}
@@ -339,13 +343,13 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 	if err != nil {
 		return nil, fmt.Errorf("pades: signature %q: %w", f.name, err)
 	}
-	var changes []ades.Problem
+	var changed []ades.Problem
 	if len(f.problems) == 0 {
-		changes = rd.changesAfter(f.end)
+		changed = rd.changesAfter(f.end).problems
 	}
 	for i := range sigs {
 		s := &sigs[i]
-		s.Problems = slices.Concat(f.problems, changes, withoutCAdESOnly(s.Problems))
+		s.Problems = slices.Concat(f.problems, changed, withoutCAdESOnly(s.Problems))
 		if t, err := f.dict.StringEntryBytes("M"); err == nil && t != nil {
 			if m, ok := types.DateTime(string(t), true); ok {
 				s.ClaimedSigningTime = m.UTC()

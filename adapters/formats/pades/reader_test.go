@@ -25,6 +25,13 @@ func read(t *testing.T, data []byte) []ades.Signature {
 	return sigs
 }
 
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func codes(ps []ades.Problem) []string {
 	var out []string
 	for _, p := range ps {
@@ -124,6 +131,65 @@ func TestRead(t *testing.T) {
 			sign(d, fixture.Options{Level: cades.B}, 0)
 			d.AddPage()
 		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodePagesChanged}}, []int{0}},
+		{"form filled after signing", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			must(t, d.FillTextField("name", "Mallory"))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeFormFieldsChanged}}, []int{0}},
+		{"a field the signature locked filled after it", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			d.AddTextField("note", "")
+			sign(d, fixture.Options{Level: cades.B, LockFields: []string{"name"}}, 0)
+			must(t, d.FillTextField("name", "Mallory"))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeFormFieldsChanged, pades.CodeFieldMDPViolated}}, []int{0}},
+		{"a field the signature did not lock filled after it", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			d.AddTextField("note", "")
+			sign(d, fixture.Options{Level: cades.B, LockFields: []string{"name"}}, 0)
+			must(t, d.FillTextField("note", "seen"))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeFormFieldsChanged}}, []int{0}},
+		{"certified, no changes permitted, then form filled", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 1}, 0)
+			must(t, d.FillTextField("name", "Mallory"))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeFormFieldsChanged, pades.CodeDocMDPViolated}}, []int{0}},
+		{"certified, form filling permitted, then form filled", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 2}, 0)
+			must(t, d.FillTextField("name", "Bob"))
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeFormFieldsChanged}}, []int{0}},
+		{"annotation added after signing", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			d.AddAnnotation()
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded}}, []int{0}},
+		{"certified, form filling permitted, then annotation added", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 2}, 0)
+			d.AddAnnotation()
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded, pades.CodeDocMDPViolated}}, []int{0}},
+		{"certified, annotations permitted, then annotation added", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 3}, 0)
+			d.AddAnnotation()
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded}}, []int{0}},
+		{"annotation changed after signing", func(d *fixture.Document) {
+			d.AddAnnotation()
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			must(t, d.ChangeAnnotation())
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsChanged}}, []int{0}},
+		{"font replaced after signing (shadow attack)", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			d.ReplaceFont("Courier")
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodePageContentChanged}}, []int{0}},
+		{"script added to the catalog after signing", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B}, 0)
+			d.AddOpenAction()
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeObjectsChanged}}, []int{0}},
+		{"a form and an annotation, signed twice, then DSS and a document time-stamp: nothing to report", func(d *fixture.Document) {
+			d.AddTextField("name", "Alice")
+			d.AddAnnotation()
+			sign(d, fixture.Options{Level: cades.T, CertifyPermissions: 1}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			stamp(d, signedAt.Add(2*time.Hour))
+		}, []string{"PAdES_BASELINE_LTA"}, []bool{true}, [][]string{nil}, []int{2}},
 		{"overlapping byte range", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B, Defect: fixture.OverlappingByteRange}, 0)
 		},

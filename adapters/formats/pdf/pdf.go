@@ -154,6 +154,37 @@ func (f *File) RootRef() *types.IndirectRef {
 	return nil
 }
 
+// InfoRef is the trailer's document information dictionary, nil when
+// there is none or it is direct.
+func (f *File) InfoRef() *types.IndirectRef {
+	if f.repaired {
+		return f.ctx.XRefTable.Info
+	}
+	if r, ok := f.trailer["Info"].(types.IndirectRef); ok {
+		return &r
+	}
+	return nil
+}
+
+// Numbers lists the objects in use in this revision, in no order.
+func (f *File) Numbers() []int {
+	var out []int
+	if f.repaired {
+		for n, e := range f.ctx.XRefTable.Table {
+			if n > 0 && e != nil && !e.Free {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	for n, e := range f.entries {
+		if !e.free {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Catalog is the document catalog.
 func (f *File) Catalog() (types.Dict, error) {
 	if f.repaired {
