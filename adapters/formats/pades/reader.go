@@ -13,10 +13,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
 	"github.com/svc-dss/dss/adapters/formats/cades"
-	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
@@ -383,80 +380,6 @@ func withoutCAdESOnly(problems []ades.Problem) []ades.Problem {
 	return out
 }
 
-// dssData is the document security store of the last revision.
-type dssData struct {
-	present bool
-	// offset is where the /DSS dictionary (or the catalog holding it)
-	// was written: the revision that added it ends after it.
-	offset      int
-	certs       []*x509.Certificate
-	crls, ocsps [][]byte
-	problems    []ades.Problem
-}
-
-// dss reads /DSS of the catalog (ETSI EN 319 142-1, 5.4.2): the streams
-// of /Certs, /CRLs and /OCSPs. /VRI is not used: every signature gets all
-// of the store, which the process filters by certificate.
-func (rd *reading) dss() dssData {
-	x := rd.pdf
-	root, err := x.Catalog()
-	if err != nil {
-		return dssData{}
-	}
-	obj, ok := root.Find("DSS")
-	if !ok {
-		return dssData{}
-	}
-	d, err := x.Dict(obj)
-	if err != nil || d == nil {
-		return dssData{}
-	}
-	out := dssData{present: true, offset: rd.offsetOf(obj)}
-	streams := func(key string) [][]byte {
-		arr, err := x.Array(d[key])
-		if err != nil {
-			return nil
-		}
-		var bs [][]byte
-		for _, o := range arr {
-			if len(bs) == MaxDSSEntries {
-				out.problems = append(out.problems, ades.Problem{Code: CodeLimitExceeded, Message: fmt.Sprintf("/DSS /%s: entries beyond %d left out", key, MaxDSSEntries)})
-				break
-			}
-			b, err := x.Stream(o, MaxDSSStreamBytes)
-			if err != nil {
-				out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /%s: a stream does not read: %v", key, err)})
-				continue
-			}
-			bs = append(bs, b)
-		}
-		return bs
-	}
-	for _, der := range streams("Certs") {
-		if c, err := cert.Parse(der); err == nil {
-			out.certs = append(out.certs, c)
-		} else {
-			out.problems = append(out.problems, ades.Problem{Code: CodeDSSUnreadable, Message: fmt.Sprintf("/DSS /Certs: %v", err)})
-		}
-	}
-	out.crls, out.ocsps = streams("CRLs"), streams("OCSPs")
-	return out
-}
-
-// offsetOf is where the object o (or, when o is direct, the catalog that
-// holds it) was written, 0 when unknown.
-func (rd *reading) offsetOf(o types.Object) int {
-	ref, ok := o.(types.IndirectRef)
-	if !ok {
-		r := rd.pdf.RootRef()
-		if r == nil {
-			return 0
-		}
-		ref = *r
-	}
-	return int(max(0, rd.pdf.Where(ref.ObjectNumber.Value()).Offset))
-}
-
 // docTimestamp is a document time-stamp and the revision it covers.
 type docTimestamp struct {
 	field
@@ -486,11 +409,13 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 // data for the signer's chain; LTA with a document time-stamp over that
 // /DSS. A document time-stamp is an archive time-stamp only over an LT
 // store; otherwise it is the signature's T-level time-stamp.
-func (rd *reading) complete(s *ades.Signature, dss dssData, stamps []docTimestamp) {
+func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimestamp) {
 	f := rd.fieldInfo[s.ID]
 	covered := filter(stamps, func(t docTimestamp) bool { return t.ok && f.end > 0 && t.end >= f.end })
-	stored := dss.present && f.end > 0 && dss.offset >= f.end
-	tBefore := s.Level >= ades.LevelT || slices.ContainsFunc(covered, func(t docTimestamp) bool { return stored && t.end <= dss.offset })
+	// ltAt is where the first store written after the signature starts.
+	ltAt := dss.after(f.end)
+	stored := f.end > 0 && ltAt >= 0
+	tBefore := s.Level >= ades.LevelT || slices.ContainsFunc(covered, func(t docTimestamp) bool { return stored && t.end <= ltAt })
 	lt := stored && tBefore && rd.covers(dss, s)
 	if stored {
 		s.Certificates = append(s.Certificates, dss.certs...)
@@ -501,7 +426,7 @@ func (rd *reading) complete(s *ades.Signature, dss dssData, stamps []docTimestam
 	hasT, hasA := s.Level >= ades.LevelT, false
 	for _, t := range covered {
 		ev := t.evidence
-		if lt && t.byteRange[1] > dss.offset {
+		if lt && t.byteRange[1] > ltAt {
 			hasA = true // over the LT store: an archive time-stamp
 		} else {
 			ev.Type = ades.SignatureTimestamp
@@ -537,58 +462,4 @@ func filter(ts []docTimestamp, keep func(docTimestamp) bool) []docTimestamp {
 		}
 	}
 	return out
-}
-
-// covers reports whether the store holds revocation data for every
-// certificate of the signer's chain that is not a trust anchor: a CRL of
-// its issuer or an OCSP response about its serial number. This is the
-// structure DSS asks of an LT signature; whether the data is usable is
-// the process's question. The chain is followed by names among the
-// certificates the signature, the store and the validator hold.
-func (rd *reading) covers(dss dssData, s *ades.Signature) bool {
-	chain := chainOf(s.SigningCertificate, slices.Concat(s.Certificates, dss.certs), rd.certs)
-	if len(chain) == 0 {
-		return false
-	}
-	var crls []*crl.CRL
-	for _, der := range dss.crls {
-		if l, err := crl.Parse(der); err == nil {
-			crls = append(crls, l)
-		}
-	}
-	var responses []ocsp.SingleResponse
-	for _, der := range dss.ocsps {
-		if r, err := ocsp.ParseResponse(der); err == nil && r.Basic != nil {
-			responses = append(responses, r.Basic.Responses...)
-		}
-	}
-	for _, c := range chain {
-		covered := slices.ContainsFunc(crls, func(l *crl.CRL) bool { return bytes.Equal(l.RawIssuer, c.RawIssuer) }) ||
-			slices.ContainsFunc(responses, func(sr ocsp.SingleResponse) bool {
-				return sr.CertID.SerialNumber != nil && sr.CertID.SerialNumber.Cmp(c.SerialNumber) == 0
-			})
-		if !covered {
-			return false
-		}
-	}
-	return true
-}
-
-// chainOf is signer and its issuers found by name among pool, up to a
-// trust anchor or a self-issued certificate, which are left out: the
-// certificates that need revocation data. Nil when signer is nil.
-func chainOf(signer *x509.Certificate, pool, anchors []*x509.Certificate) []*x509.Certificate {
-	var chain []*x509.Certificate
-	for c := signer; c != nil && len(chain) < MaxChain; {
-		if slices.ContainsFunc(anchors, c.Equal) || bytes.Equal(c.RawIssuer, c.RawSubject) {
-			break
-		}
-		chain = append(chain, c)
-		i := slices.IndexFunc(pool, func(p *x509.Certificate) bool { return bytes.Equal(p.RawSubject, c.RawIssuer) && !p.Equal(c) })
-		if i < 0 {
-			break
-		}
-		c = pool[i]
-	}
-	return chain
 }

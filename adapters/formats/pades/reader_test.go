@@ -190,6 +190,15 @@ func TestRead(t *testing.T) {
 			dss(d, signedAt.Add(time.Hour))
 			stamp(d, signedAt.Add(2*time.Hour))
 		}, []string{"PAdES_BASELINE_LTA"}, []bool{true}, [][]string{nil}, []int{2}},
+		{"LT data referenced from /VRI alone", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T}, 0)
+			must(t, d.AddDSS(fixture.DSSOptions{PKI: p, At: signedAt.Add(time.Hour), VRIOnly: true}))
+		}, []string{"PAdES_BASELINE_LT"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"LT data taken out of the store by a later update (an earlier revision holds it)", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			must(t, d.EmptyDSS())
+		}, []string{"PAdES_BASELINE_LT"}, []bool{true}, [][]string{nil}, []int{1}},
 		{"overlapping byte range", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B, Defect: fixture.OverlappingByteRange}, 0)
 		},
@@ -224,6 +233,23 @@ func TestRead(t *testing.T) {
 		is.NoErr(err)
 		s := read(t, tampered)[0]
 		is.True(s.DataObjects[0].Found && !s.DataObjects[0].Intact) // HASH_FAILURE for the process
+	})
+
+	t.Run("every document time-stamp after the first LT store is an archive time-stamp", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		sign(d, fixture.Options{Level: cades.T}, 0)
+		dss(d, signedAt.Add(time.Hour))
+		stamp(d, signedAt.Add(2*time.Hour))
+		dss(d, signedAt.Add(3*time.Hour))
+		stamp(d, signedAt.Add(4*time.Hour))
+		s := read(t, d.Bytes())[0]
+		is.Equal(ades.SignatureFormat(s.Format, s.Level), "PAdES_BASELINE_LTA")
+		var types []ades.TimestampType
+		for _, ts := range s.Timestamps {
+			types = append(types, ts.Type)
+		}
+		is.Equal(types, []ades.TimestampType{ades.SignatureTimestamp, ades.ArchiveTimestamp, ades.ArchiveTimestamp})
 	})
 
 	t.Run("LTA data reach the evidence", func(t *testing.T) {

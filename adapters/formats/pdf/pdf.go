@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -51,6 +52,7 @@ type File struct {
 	repaired bool
 	entries  map[int]entry
 	trailer  types.Dict
+	sections []int64 // the cross-reference sections read, newest first
 	objects  map[int]types.Object
 	streams  map[int][]types.Object // decoded object streams, by number
 	depth    int
@@ -111,6 +113,43 @@ func openFull(data []byte) (*File, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
 	}
 	return &File{data: data, ctx: ctx, repaired: true}, nil
+}
+
+// OpenExact is Open without the repair: it reads data only through its
+// own cross-reference chain, and fails where that does not hold.
+func OpenExact(data []byte) (f *File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, fmt.Errorf("%w (%v)", ErrBroken, p)
+		}
+	}()
+	if f, err = openXRef(data); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
+	}
+	return f, nil
+}
+
+// Revisions lists where the revisions the file's cross-reference chain
+// passes through end (after their %%EOF line), oldest first; the last is
+// the file's end. Nil for a repaired file, whose chain is not known.
+func (f *File) Revisions() []int {
+	if f.repaired {
+		return nil
+	}
+	ends := []int{len(f.data)}
+	for _, s := range f.sections {
+		i := bytes.Index(f.data[s:], []byte("%%EOF"))
+		if i < 0 {
+			continue
+		}
+		end := int(s) + i + len("%%EOF")
+		for end < len(f.data) && (f.data[end] == '\r' || f.data[end] == '\n') {
+			end++
+		}
+		ends = append(ends, end)
+	}
+	slices.Sort(ends)
+	return slices.Compact(ends)
 }
 
 // openXRef reads the revision's own cross-reference chain.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,4 +244,38 @@ func view(t *testing.T, f *File) string {
 		fmt.Fprintf(&b, " a%d;", len(annots))
 	}
 	return b.String()
+}
+
+// Revisions are the ends of the revisions the cross-reference chain
+// passes through; OpenExact reads none that needs repair.
+func TestRevisionsAndOpenExact(t *testing.T) {
+	t.Parallel()
+	first := handmade(t, threePages, nil)
+	start, err := startXRef(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.Write(first)
+	at := b.Len()
+	b.WriteString("5 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n")
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at, start, xref)
+	data := b.Bytes()
+	f, err := OpenExact(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Revisions(); !slices.Equal(got, []int{len(first), len(data)}) {
+		t.Fatalf("revisions %v, want [%d %d]", got, len(first), len(data))
+	}
+	if a, b := f.Where(5), f.Where(4); a.Offset != int64(at) || b.Offset >= int64(len(first)) {
+		t.Fatalf("object 5 at %+v, object 4 at %+v", a, b)
+	}
+	if _, err := OpenExact(bytes.Replace(data, []byte("%PDF-1.7\n"), []byte("%PDF-1.7\nAB"), 1)); !errors.Is(err, ErrBroken) {
+		t.Fatalf("shifted offsets: %v", err)
+	}
+	if f, err := Open(data[:10]); err == nil && f.Revisions() != nil {
+		t.Fatal("a repaired file claims revisions")
+	}
 }

@@ -37,6 +37,7 @@ func (f *File) readSections(offset int64) error {
 			return nil // a /Prev loop: everything on it is read
 		}
 		seen[offset] = true
+		f.sections = append(f.sections, offset)
 		var trailer types.Dict
 		var err error
 		if bytes.HasPrefix(f.data[skipSpace(f.data, offset):], []byte("xref")) {
