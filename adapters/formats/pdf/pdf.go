@@ -381,7 +381,10 @@ func (f *File) object(n int) (types.Object, error) {
 	if e.compressed {
 		o, err = f.compressed(n, e)
 	} else {
-		o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
+		var parsed bool
+		if o, parsed, err = f.parse(e.offset); !parsed {
+			o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pdf: object %d: %w", n, err)

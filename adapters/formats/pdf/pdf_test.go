@@ -174,7 +174,7 @@ func TestOpenAgreesWithFullReaderOnCorpus(t *testing.T) {
 	if len(files) == 0 {
 		t.Skipf("shared corpus not found at %s: skipping the real-world checks", realworld.Dir())
 	}
-	revisions, repaired := 0, 0
+	revisions, repaired, streams := 0, 0, 0
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -197,9 +197,24 @@ func TestOpenAgreesWithFullReaderOnCorpus(t *testing.T) {
 			if a, b := view(t, lazy), view(t, full); a != b {
 				t.Errorf("%s (%d bytes):\nlazy %s\nfull %s", filepath.Base(name), end, a, b)
 			}
+			for _, n := range lazy.Numbers() {
+				a, errA := lazy.Resolve(indirect(n))
+				b, errB := full.Resolve(indirect(n))
+				if printed(a) != printed(b) && errB == nil {
+					t.Errorf("%s (%d bytes): object %d:\nlazy %.300s (%v)\nfull %.300s", filepath.Base(name), end, n, printed(a), errA, printed(b))
+				}
+				if _, ok := b.(types.StreamDict); ok {
+					x, errX := lazy.Stream(indirect(n), 64<<20)
+					y, errY := full.Stream(indirect(n), 64<<20)
+					if errY == nil && (errX != nil || !bytes.Equal(x, y)) {
+						t.Errorf("%s (%d bytes): stream %d: %d bytes (%v), the full reader %d", filepath.Base(name), end, n, len(x), errX, len(y))
+					}
+					streams++
+				}
+			}
 		}
 	}
-	t.Logf("%d revisions of %d files read alike; %d left to the repairing reader", revisions, len(files), repaired)
+	t.Logf("%d revisions of %d files read alike (every object, %d streams decoded); %d left to the repairing reader", revisions, len(files), streams, repaired)
 }
 
 // revisionEnds is where each %%EOF marker of data ends, end of line
@@ -277,5 +292,58 @@ func TestRevisionsAndOpenExact(t *testing.T) {
 	}
 	if f, err := Open(data[:10]); err == nil && f.Revisions() != nil {
 		t.Fatal("a repaired file claims revisions")
+	}
+}
+
+func indirect(n int) types.IndirectRef { return *types.NewIndirectRef(n, 0) }
+
+// printed is o in PDF syntax; a stream is its dictionary.
+func printed(o types.Object) string {
+	switch v := o.(type) {
+	case nil:
+		return "null"
+	case types.StreamDict:
+		return v.Dict.PDFString()
+	}
+	return o.PDFString()
+}
+
+// Objects the fast parser must read as pdfcpu would: a long hex string
+// with white space and an odd digit count, keywords inside literal
+// strings and comments, a stream whose filter is abbreviated and whose
+// decode parameters and length are indirect.
+func TestParseTricky(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("AB CD\n", 60) + "E"
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [] /Count 0 >>",
+		"<< /Contents <" + long + "> /S (endobj stream \\) (nested) x) /T 5 % endobj in a comment\n>>",
+		"<< /Length 6 0 R /Filter [/AHx] /DecodeParms [5 0 R] >>\nstream\n414243>\nendstream",
+		"<< >>",
+		"7",
+	}
+	f, err := OpenExact(handmade(t, objs, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dict(indirect(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents, err := d.StringEntryBytes("Contents")
+	want := bytes.Repeat([]byte{0xab, 0xcd}, 60)
+	if err != nil || !bytes.Equal(contents, append(want, 0xe0)) {
+		t.Fatalf("/Contents % x, %v", contents, err)
+	}
+	if s, _ := d.StringEntryBytes("S"); string(s) != "endobj stream ) (nested) x" {
+		t.Fatalf("/S %q", s)
+	}
+	if n := d.IntEntry("T"); n == nil || *n != 5 {
+		t.Fatalf("/T %v", n)
+	}
+	content, err := f.Stream(indirect(4), 1<<10)
+	if err != nil || string(content) != "ABC" {
+		t.Fatalf("stream %q, %v", content, err)
 	}
 }

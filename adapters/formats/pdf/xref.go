@@ -145,7 +145,10 @@ func (f *File) xrefStream(offset int64) (types.Dict, error) {
 	if !ok {
 		return nil, fmt.Errorf("pdf: no cross-reference section at %d", offset)
 	}
-	o, err := pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, offset, n, gen)
+	o, parsed, err := f.parse(offset)
+	if !parsed {
+		o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, offset, n, gen)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pdf: cross-reference stream at %d: %w", offset, err)
 	}
