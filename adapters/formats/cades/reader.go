@@ -3,6 +3,7 @@ package cades
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
@@ -56,15 +57,25 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 	return rd.signers(ctx)
 }
 
+// Content is the signed content of an embedded signature, which the
+// document holds elsewhere.
+type Content struct {
+	// Open streams it, one fresh reader a call.
+	Open func() io.Reader
+	// Digest, when set, computes its digests instead: a PDF reader shares
+	// the hashing of byte ranges that start alike.
+	Digest func(hashes ...crypto.Hash) (cms.Digests, error)
+}
+
 // ReadEmbedded reads a CMS signature embedded in a document of another
 // format (a PDF's /Contents) whose signed content is not in the CMS but
-// streamed by content, one fresh reader a call, so that the document is
-// hashed where it lies and never copied. The signatures get format f;
+// in the document (content), so that the document is hashed where it
+// lies and never copied. The signatures get format f;
 // certs are the validator's certificates (ports.Document.Certificates).
 // Archive time-stamps inside such a CMS are reported as not checked:
 // their imprint needs the content's bytes, and the formats that embed CMS
 // time-stamp the document instead. The errors are Read's.
-func ReadEmbedded(ctx context.Context, der []byte, content func() io.Reader, certs []*x509.Certificate, f ades.Format) ([]ades.Signature, error) {
+func ReadEmbedded(ctx context.Context, der []byte, content Content, certs []*x509.Certificate, f ades.Format) ([]ades.Signature, error) {
 	if !isSignedData(der) {
 		return nil, fmt.Errorf("%w: cades: the embedded signature is not a CMS SignedData", ports.ErrUnreadable)
 	}
@@ -75,7 +86,7 @@ func ReadEmbedded(ctx context.Context, der []byte, content func() io.Reader, cer
 	if len(sd.SignerInfos) > MaxSigners {
 		return nil, fmt.Errorf("%w: cades: more than %d signers", ports.ErrUnreadable, MaxSigners)
 	}
-	rd := &reading{sd: sd, certs: certs, format: f, ids: map[string]int{}, detached: []signedContent{{open: content}}}
+	rd := &reading{sd: sd, certs: certs, format: f, ids: map[string]int{}, detached: []signedContent{{open: content.Open, digest: content.Digest}}}
 	return rd.signers(ctx)
 }
 
@@ -174,8 +185,17 @@ var errLimit = errors.New("cades: limit exceeded")
 // signedContent is a candidate for the signed content: bytes at hand, or
 // a source that streams them (open non-nil).
 type signedContent struct {
-	data []byte
-	open func() io.Reader
+	data   []byte
+	open   func() io.Reader
+	digest func(hashes ...crypto.Hash) (cms.Digests, error)
+}
+
+// digests computes the digests of the content under hashes.
+func (c signedContent) digests(hashes ...crypto.Hash) (cms.Digests, error) {
+	if c.digest != nil {
+		return c.digest(hashes...)
+	}
+	return cms.DigestContent(c.reader(), hashes...)
 }
 
 func (c signedContent) reader() io.Reader {

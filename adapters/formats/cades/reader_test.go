@@ -278,7 +278,7 @@ func TestReadEmbedded(t *testing.T) {
 				opened++
 				return io.MultiReader(bytes.NewReader(content[:half]), bytes.NewReader(content[half:]))
 			}
-			got, err := cades.ReadEmbedded(context.Background(), sig, stream, nil, ades.PAdES)
+			got, err := cades.ReadEmbedded(context.Background(), sig, cades.Content{Open: stream}, nil, ades.PAdES)
 			is.NoErr(err)
 			is.Equal(len(got), 1)
 			is.Equal(got[0].Format, ades.PAdES)
@@ -290,11 +290,11 @@ func TestReadEmbedded(t *testing.T) {
 			is.Equal(opened, 1) // hashed once
 
 			other := func() io.Reader { return bytes.NewReader([]byte("other content")) }
-			got, err = cades.ReadEmbedded(context.Background(), sig, other, nil, ades.PAdES)
+			got, err = cades.ReadEmbedded(context.Background(), sig, cades.Content{Open: other}, nil, ades.PAdES)
 			is.NoErr(err)
 			is.True(got[0].DataObjects[0].Found && !got[0].DataObjects[0].Intact)
 
-			_, err = cades.ReadEmbedded(context.Background(), []byte("not CMS"), stream, nil, ades.PAdES)
+			_, err = cades.ReadEmbedded(context.Background(), []byte("not CMS"), cades.Content{Open: stream}, nil, ades.PAdES)
 			is.True(errors.Is(err, ports.ErrUnreadable))
 		})
 	}

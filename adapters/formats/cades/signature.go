@@ -117,7 +117,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 		// The first candidate whose digest matches (or, without signed
 		// attributes, whose signature verifies); else the first.
 		for i, c := range candidates {
-			d, err := cms.DigestContent(c.reader(), si.Hashes()...)
+			d, err := c.digests(si.Hashes()...)
 			if err != nil {
 				d = cms.Digests{}
 			}

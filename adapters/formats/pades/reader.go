@@ -3,7 +3,7 @@ package pades
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
+	"crypto"
 	"crypto/x509"
 	"encoding/hex"
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
@@ -49,7 +50,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{data: doc.Data, pdf: file, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int]changes{}}
+	rd := &reading{data: doc.Data, pdf: file, prefix: &prefixes{data: doc.Data}, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int]changes{}}
 	fields, err := rd.signatureFields()
 	if err != nil {
 		return nil, err
@@ -92,9 +93,11 @@ func isPDF(data []byte) bool {
 
 // reading is the state of one Read.
 type reading struct {
-	data  []byte
-	pdf   *pdf.File
-	certs []*x509.Certificate
+	data []byte
+	pdf  *pdf.File
+	// prefix hashes the byte ranges, sharing what they share.
+	prefix *prefixes
+	certs  []*x509.Certificate
 	// fieldInfo is the field of each signature, by signature ID.
 	fieldInfo map[string]field
 	// final is the pages of the document as delivered, read the first
@@ -326,15 +329,23 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 	default:
 		return nil, fmt.Errorf("%w: pades: signature %q: /SubFilter %q is not one this service reads", ports.ErrUnreadable, f.name, subFilter)
 	}
-	content := rd.ranges(f.byteRange)
-	if len(f.problems) > 0 {
-		// Without a sound byte range the signed data is unknown.
-		content = func() io.Reader { return bytes.NewReader(nil) }
+	r := f.byteRange
+	content := cades.Content{
+		Open:   rd.ranges(r),
+		Digest: func(hashes ...crypto.Hash) (cms.Digests, error) { return rd.prefix.digests(r, hashes...) },
 	}
-	if subFilter == SubFilterPKCS7SHA1 {
+	switch {
+	case len(f.problems) > 0:
+		// Without a sound byte range the signed data is unknown.
+		content = cades.Content{Open: func() io.Reader { return bytes.NewReader(nil) }}
+	case subFilter == SubFilterPKCS7SHA1:
 		// The CMS signs the SHA-1 digest of the byte range as its
-		// content (ISO 32000-2, 12.8.3.3.1).
-		content = sha1Content(content)
+		// content (ISO 32000-2, 12.8.3.3.1). SHA-1 identifies here; it
+		// is the signature's own algorithm, which the process judges.
+		content = cades.Content{Open: func() io.Reader {
+			d, _ := rd.prefix.digest(r, crypto.SHA1)
+			return bytes.NewReader(d)
+		}}
 	}
 	sigs, err := cades.ReadEmbedded(ctx, f.contents, content, rd.certs, format)
 	if err != nil {
@@ -355,17 +366,6 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 		rd.fieldInfo[s.ID] = f
 	}
 	return sigs, nil
-}
-
-// sha1Content is the content an adbe.pkcs7.sha1 CMS signs: the SHA-1
-// digest of the byte range. SHA-1 identifies here; it is the signature's
-// own algorithm, which the process judges.
-func sha1Content(ranges func() io.Reader) func() io.Reader {
-	return func() io.Reader {
-		h := sha1.New()
-		_, _ = io.Copy(h, ranges())
-		return bytes.NewReader(h.Sum(nil))
-	}
 }
 
 // withoutCAdESOnly drops the CAdES findings that do not apply to a PDF
@@ -395,7 +395,12 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 	if err != nil || len(f.problems) > 0 {
 		return ts
 	}
-	imprintErr := tok.CheckImprintReader(rd.ranges(f.byteRange)())
+	var imprintErr error
+	if d, err := rd.prefix.digest(f.byteRange, tok.Info.MessageImprint.Hash); err == nil {
+		imprintErr = tok.CheckImprintDigest(d)
+	} else {
+		imprintErr = tok.CheckImprintReader(rd.ranges(f.byteRange)()) // says which hash is not supported
+	}
 	ts.evidence = cades.TimestampEvidence(ades.ArchiveTimestamp, tok, imprintErr, rd.certs)
 	ts.ok = true
 	return ts

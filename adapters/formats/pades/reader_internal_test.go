@@ -1,6 +1,9 @@
 package pades
 
 import (
+	"bytes"
+	"crypto"
+	_ "crypto/sha3"
 	"math"
 	"testing"
 )
@@ -31,5 +34,40 @@ func TestCheckByteRange(t *testing.T) {
 		if msg := checkByteRange(r, data, contents); msg == "" {
 			t.Errorf("%v accepted", r)
 		}
+	}
+}
+
+// Shared prefix hashing gives the digests plain hashing gives, whatever
+// the order the ranges come in, and hashes a shared prefix once.
+func TestPrefixes(t *testing.T) {
+	t.Parallel()
+	data := make([]byte, 1<<16)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	ranges := [][4]int{{0, 1000, 1100, 500}, {0, 3000, 3100, 900}, {0, 3000, 3100, 100}, {0, 20000, 20100, 45436}, {0, 50, 60, 10}}
+	for _, h := range []crypto.Hash{crypto.SHA1, crypto.SHA256, crypto.SHA384, crypto.SHA512, crypto.SHA3_256} {
+		for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {2, 0, 4, 3, 1}} {
+			p := &prefixes{data: data}
+			for _, i := range order {
+				r := ranges[i]
+				got, err := p.digest(r, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := h.New()
+				want.Write(data[r[0] : r[0]+r[1]])
+				want.Write(data[r[2] : r[2]+r[3]])
+				if !bytes.Equal(got, want.Sum(nil)) {
+					t.Fatalf("%v, order %v, range %v: digest differs", h, order, r)
+				}
+			}
+			if n := len(p.saved[h]); n != 4 { // one state per distinct first range
+				t.Fatalf("%v: %d states kept", h, n)
+			}
+		}
+	}
+	if _, err := (&prefixes{data: data}).digest(ranges[0], crypto.MD4); err == nil {
+		t.Fatal("an unavailable hash digested")
 	}
 }
