@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -16,8 +17,10 @@ import (
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/realworld"
+	"github.com/svc-dss/dss/ports"
 )
 
 var benchSizes = []struct {
@@ -155,6 +158,51 @@ func BenchmarkValidateWithEUSnapshot(b *testing.B) {
 	for b.Loop() {
 		if _, err := v.Validate(context.Background(), doc, o); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidatePAdES validates PAdES-LT documents (T signatures, one
+// store) of 100 KB, 1 MB, 10 MB and 40 MB with 1 and 5 signatures in
+// process, offline: reading, the ETSI process and the report. alloc/file
+// is the memory allocated in a validation over the file's size: an upper
+// bound of the heap a validation adds (the goal for 40 MB is under 2).
+func BenchmarkValidatePAdES(b *testing.B) {
+	p, err := pki.New("http://127.0.0.1:9") // never asked: the documents carry their data
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := pki.ReferenceTime
+	v := benchValidator(b, at, true)
+	o := app.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{p.Root.Certificate}}
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"100KB", 100 << 10}, {"1MB", 1 << 20}, {"10MB", 10 << 20}, {"40MB", 40 << 20}} {
+		for _, sigs := range []int{1, 5} {
+			d, err := pades.LT(p, size.n, sigs, at.Add(-12*time.Hour))
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc := ports.Document{Name: "doc.pdf", Data: d.Bytes()}
+			b.Run(fmt.Sprintf("%s/%dsig", size.name, sigs), func(b *testing.B) {
+				sum, err := v.Validate(context.Background(), doc, o)
+				if err != nil || !sum.Valid || len(sum.Signatures) != sigs {
+					b.Fatalf("fixture does not validate: %v %+v", err, sum.Signatures)
+				}
+				b.SetBytes(int64(len(doc.Data)))
+				b.ReportAllocs()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for b.Loop() {
+					if _, err := v.Validate(context.Background(), doc, o); err != nil {
+						b.Fatal(err)
+					}
+				}
+				runtime.ReadMemStats(&after)
+				perOp := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
+				b.ReportMetric(perOp/float64(len(doc.Data)), "alloc/file")
+			})
 		}
 	}
 }

@@ -63,16 +63,16 @@ type Message struct {
 	Message string `json:"message"`
 }
 
-// Summarize builds the summary of one validated document. It derives
+// Summarize builds the summary of one validated document, whose SHA-256
+// is documentSHA256 (the caller hashes it, alongside the validation). It derives
 // signatureCount and valid from the reports and never fails: a document
 // without signatures is a normal result (signatureCount 0, valid false).
 // Empty message lists are written as [] rather than null, so that clients
 // can iterate without a check.
-func Summarize(name string, document []byte, reports []SignatureReport, td TrustData) ValidationSummary {
-	sum := sha256.Sum256(document)
+func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []SignatureReport, td TrustData) ValidationSummary {
 	s := ValidationSummary{
 		DocumentName:   name,
-		DocumentSHA256: hex.EncodeToString(sum[:]),
+		DocumentSHA256: hex.EncodeToString(documentSHA256[:]),
 		SignatureCount: len(reports),
 		Signatures:     make([]SignatureReport, len(reports)),
 		TrustData:      td,

@@ -1,6 +1,7 @@
 package verdict_test
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func TestSummarizeValid(t *testing.T) {
 		{"one indeterminate", []verdict.SignatureReport{unsure, passed}, false},
 	}
 	for _, tt := range tests {
-		s := verdict.Summarize("doc.p7m", []byte("x"), tt.reports, verdict.TrustData{})
+		s := verdict.Summarize("doc.p7m", sha256.Sum256([]byte("x")), tt.reports, verdict.TrustData{})
 		if s.Valid != tt.valid || s.SignatureCount != len(tt.reports) {
 			t.Errorf("%s: valid %v count %d, want %v %d", tt.name, s.Valid, s.SignatureCount, tt.valid, len(tt.reports))
 		}
@@ -41,7 +42,7 @@ func TestSummaryJSON(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	eu := "DE"
-	s := verdict.Summarize("contract.p7m", []byte("signed bytes"), []verdict.SignatureReport{{
+	s := verdict.Summarize("contract.p7m", sha256.Sum256([]byte("signed bytes")), []verdict.SignatureReport{{
 		SignatureID: "S-1", SignatureFormat: "CAdES_BASELINE_LT", Indication: verdict.TotalPassed,
 		TrustFramework: verdict.FrameworkEUEIDAS, AnchorCountry: &eu, AnchorDataAuthenticated: true,
 	}}, verdict.NewTrustData(snapshot(), issued.Add(time.Hour), th))
@@ -86,7 +87,7 @@ func TestTrustAnnotations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			s := verdict.Summarize("doc.p7m", nil, []verdict.SignatureReport{tt.report}, tt.td)
+			s := verdict.Summarize("doc.p7m", sha256.Sum256(nil), []verdict.SignatureReport{tt.report}, tt.td)
 			r := s.Signatures[0]
 			is.Equal(r.Indication, tt.report.Indication) // annotated, never changed
 			if tt.code == "" {

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svc-dss/dss/fixtures/cades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
@@ -26,13 +25,8 @@ func testPKI(tb testing.TB) *pki.PKI {
 // minute apart, then a document security store an hour later (LT).
 func ltDocument(tb testing.TB, p *pki.PKI, size, n int) *fixture.Document {
 	tb.Helper()
-	d := fixture.NewSized(1, size)
-	for i := range n {
-		if err := d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: signedAt.Add(time.Duration(i) * time.Minute)}); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := d.AddDSS(fixture.DSSOptions{PKI: p, At: signedAt.Add(time.Hour)}); err != nil {
+	d, err := fixture.LT(p, size, n, signedAt)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	return d
