@@ -90,13 +90,14 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 	// many cores as there are, and reported in document order.
 	reports := make([]verdict.SignatureReport, len(sigs))
 	errs := make([]error, len(sigs))
+	checks := &signatureChecks{}
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, sig := range sigs {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			in, err := v.inputs(ctx, sig, anchors)
+			in, err := v.inputs(ctx, sig, anchors, checks)
 			if err != nil {
 				errs[i] = err
 				return
@@ -135,14 +136,12 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 // inputs gathers what the process needs beyond the evidence: the issuers
 // the document lacks (AIA) and revocation facts for every link it will
 // look at.
-func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet) (etsi.Inputs, error) {
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks) (etsi.Inputs, error) {
 	in := etsi.Inputs{
-		Anchors:       anchors,
-		Intermediates: slices.Clone(sig.Certificates),
-		CheckSignature: func(child *x509.Certificate, key crypto.PublicKey) error {
-			return cert.CheckCertificateSignature(child, key)
-		},
-		Revocation: map[string][]revocation.Fact{},
+		Anchors:        anchors,
+		Intermediates:  slices.Clone(sig.Certificates),
+		CheckSignature: checks.check,
+		Revocation:     map[string][]revocation.Fact{},
 	}
 	for _, ts := range sig.Timestamps {
 		in.Intermediates = append(in.Intermediates, ts.Certificates...)
@@ -221,3 +220,30 @@ func (c *anchorCache) of(snap *trust.Snapshot) *certpath.AnchorSet {
 	}
 	return c.set
 }
+
+// signatureChecks remembers the certificate signature checks of one
+// validation: the signatures of a document share their chains, and each
+// path is built more than once (to know what revocation data to gather,
+// then in the process), while a check is an RSA or ECDSA verification.
+// Safe for concurrent use.
+type signatureChecks struct{ done sync.Map }
+
+func (c *signatureChecks) check(child *x509.Certificate, key crypto.PublicKey) error {
+	spki, err := x509.MarshalPKIXPublicKey(key)
+	if err != nil { // a key Go cannot write (brainpool): checked every time
+		return cert.CheckCertificateSignature(child, key)
+	}
+	h := sha256.New()
+	h.Write(child.Raw)
+	h.Write(spki)
+	var id [sha256.Size]byte
+	h.Sum(id[:0])
+	if r, ok := c.done.Load(id); ok {
+		return r.(checkResult).err
+	}
+	err = cert.CheckCertificateSignature(child, key)
+	c.done.Store(id, checkResult{err})
+	return err
+}
+
+type checkResult struct{ err error }
