@@ -18,7 +18,7 @@ import (
 // handmade writes a PDF of objs (object n is objs[n-1]) with a
 // cross-reference table, or, when stream is set, a cross-reference
 // stream that keeps the objects listed in compress in one object stream.
-func handmade(t *testing.T, objs []string, compress map[int]bool) []byte {
+func handmade(t testing.TB, objs []string, compress map[int]bool) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
