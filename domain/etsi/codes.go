@@ -52,6 +52,8 @@ const (
 //     overlaps itself, leaves a gap other than its own /Contents or
 //     reaches beyond the file, so what was signed is not the document;
 //   - PDF_PAGES_CHANGED, PDF_PAGE_CONTENT_CHANGED (PAdES): a later
-//     incremental update added or removed pages or changed a page's
-//     content, so the document shown is not the one signed (as DSS).
+//     incremental update added or removed pages, or changed what a signed
+//     page shows (its content streams, its resources and what they draw,
+//     its boxes or rotation), so the document shown is not the one
+//     signed (docs/decisions/0020).
 var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED"}
