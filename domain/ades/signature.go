@@ -115,6 +115,9 @@ type Signature struct {
 	CRLs          [][]byte
 	OCSPResponses [][]byte
 
+	// PDF places a PDF signature in its document; nil for other formats.
+	PDF *PDFPlacement
+
 	// Timestamps are the signature's timestamps in document order.
 	Timestamps []Timestamp
 	// CounterSignatures are signatures over this one.
@@ -166,4 +169,21 @@ type CertificateReference struct {
 type Problem struct {
 	Code    string
 	Message string
+}
+
+// PDFPlacement is where a signature sits in a PDF and what its signature
+// dictionary says of itself (ISO 32000-2, 12.8.1): unsigned by the CMS,
+// so claims only.
+type PDFPlacement struct {
+	// Field is the signature field's fully qualified name.
+	Field string
+	// Reason, Location and ContactInfo are the dictionary's /Reason,
+	// /Location and /ContactInfo; empty when absent.
+	Reason, Location, ContactInfo string
+	// Revision is the revision the signature covers, from 1 (the
+	// original document) in file order; 0 when its byte range is unsound.
+	Revision int
+	// CoversWholeDocument is whether the byte range reaches the end of
+	// the file: no update came after the signature.
+	CoversWholeDocument bool
 }

@@ -40,6 +40,12 @@ func Report(sig ades.Signature, r Result, authenticated func(territory string) b
 		sub := r.SubIndication
 		rep.SubIndication = &sub
 	}
+	if p := sig.PDF; p != nil {
+		rep.PDF = &verdict.PDFSignature{
+			Field: p.Field, Revision: p.Revision, CoversWholeDocument: p.CoversWholeDocument,
+			Reason: p.Reason, Location: p.Location, ContactInfo: p.ContactInfo,
+		}
+	}
 	if r.Path == nil || r.Path.Anchor.Private {
 		return rep
 	}

@@ -54,6 +54,21 @@ type SignatureReport struct {
 	AnchorDataAuthenticated bool      `json:"anchorDataAuthenticated"`
 	Errors                  []Message `json:"errors"`
 	Warnings                []Message `json:"warnings"`
+	// PDF places a PDF signature in its document (not in the
+	// specification's table; omitted for other formats): which field,
+	// which revision, and the signer's claimed reason and location, so
+	// that a reader can tell the signatures of one document apart.
+	PDF *PDFSignature `json:"pdf,omitempty"`
+}
+
+// PDFSignature is where a signature sits in a PDF (docs/validate-api.md).
+type PDFSignature struct {
+	Field               string `json:"field"`
+	Revision            int    `json:"revision"`
+	CoversWholeDocument bool   `json:"coversWholeDocument"`
+	Reason              string `json:"reason,omitempty"`
+	Location            string `json:"location,omitempty"`
+	ContactInfo         string `json:"contactInfo,omitempty"`
 }
 
 // A Message is one error or warning on a signature: a stable code for

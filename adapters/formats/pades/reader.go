@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
@@ -165,8 +166,8 @@ func (rd *reading) signatureFields() ([]field, error) {
 	}
 	var out []field
 	seen := map[types.IndirectRef]bool{}
-	var walk func(objs types.Array, inheritedFT string, depth int) error
-	walk = func(objs types.Array, inheritedFT string, depth int) error {
+	var walk func(objs types.Array, inheritedFT, parentName string, depth int) error
+	walk = func(objs types.Array, inheritedFT, parentName string, depth int) error {
 		if depth > MaxFieldDepth {
 			return fmt.Errorf("%w: pades: form fields nested deeper than %d", ports.ErrUnreadable, MaxFieldDepth)
 		}
@@ -185,8 +186,12 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if n := d.NameEntry("FT"); n != nil {
 				ft = *n
 			}
+			name := parentName
+			if t := fieldName(d); t != "" {
+				name = strings.TrimPrefix(parentName+"."+t, ".")
+			}
 			if k, err := x.Array(d["Kids"]); err == nil && len(k) > 0 {
-				if err := walk(k, ft, depth+1); err != nil {
+				if err := walk(k, ft, name, depth+1); err != nil {
 					return err
 				}
 			}
@@ -200,7 +205,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if len(out) == MaxSignatures {
 				return fmt.Errorf("%w: pades: more than %d signatures", ports.ErrUnreadable, MaxSignatures)
 			}
-			f := rd.field(fieldName(d), v)
+			f := rd.field(name, v)
 			f.fieldDict = d
 			if r, ok := d["V"].(types.IndirectRef); ok {
 				f.ref = &r
@@ -209,7 +214,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 		}
 		return nil
 	}
-	if err := walk(kids, "", 0); err != nil {
+	if err := walk(kids, "", "", 0); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -363,9 +368,53 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 				s.ClaimedSigningTime = m.UTC()
 			}
 		}
+		s.PDF = rd.placement(f)
 		rd.fieldInfo[s.ID] = f
 	}
 	return sigs, nil
+}
+
+// placement says where the signature of f sits in the document.
+func (rd *reading) placement(f field) *ades.PDFPlacement {
+	p := &ades.PDFPlacement{Field: f.name}
+	for key, to := range map[string]*string{"Reason": &p.Reason, "Location": &p.Location, "ContactInfo": &p.ContactInfo} {
+		if v, err := rd.pdf.Resolve(f.dict[key]); err == nil && v != nil {
+			if s, err := types.StringOrHexLiteral(v); err == nil && s != nil {
+				*to = *s
+			}
+		}
+	}
+	if f.end > 0 {
+		p.CoversWholeDocument = len(bytes.TrimSpace(rd.data[f.end:])) == 0
+		ends := rd.pdf.Revisions()
+		if ends == nil {
+			ends = eofEnds(rd.data)
+		}
+		for _, e := range ends {
+			if e <= f.end {
+				p.Revision++
+			}
+		}
+		p.Revision = max(p.Revision, 1)
+	}
+	return p
+}
+
+// eofEnds is where each %%EOF line of data ends: the revisions of a file
+// whose cross-reference chain is not known.
+func eofEnds(data []byte) []int {
+	var ends []int
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("%%EOF"))
+		if j < 0 {
+			return ends
+		}
+		i += j + len("%%EOF")
+		for i < len(data) && (data[i] == '\r' || data[i] == '\n') {
+			i++
+		}
+		ends = append(ends, i)
+	}
 }
 
 // withoutCAdESOnly drops the CAdES findings that do not apply to a PDF

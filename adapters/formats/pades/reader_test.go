@@ -252,6 +252,20 @@ func TestRead(t *testing.T) {
 		is.Equal(types, []ades.TimestampType{ades.SignatureTimestamp, ades.ArchiveTimestamp, ades.ArchiveTimestamp})
 	})
 
+	t.Run("each signature is placed: field, revision, claims", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		sign(d, fixture.Options{Level: cades.B, Reason: "approved"}, 0)
+		sign(d, fixture.Options{Level: cades.B}, 1)
+		dss(d, signedAt.Add(2*time.Hour))
+		sigs := read(t, d.Bytes())
+		is.Equal(*sigs[0].PDF, ades.PDFPlacement{Field: "Signature1", Reason: "approved", Revision: 2})
+		is.Equal(*sigs[1].PDF, ades.PDFPlacement{Field: "Signature2", Revision: 3})
+		d = fixture.New(1)
+		sign(d, fixture.Options{Level: cades.B}, 0)
+		is.Equal(*read(t, d.Bytes())[0].PDF, ades.PDFPlacement{Field: "Signature1", Revision: 2, CoversWholeDocument: true})
+	})
+
 	t.Run("LTA data reach the evidence", func(t *testing.T) {
 		is := is.New(t)
 		d := fixture.New(1)
