@@ -7,30 +7,22 @@ import (
 	"github.com/svc-dss/dss/domain/trust"
 )
 
-// A CriteriaList (TS 119 612 §5.5.9.2.2) is a tree: an assert (all,
-// atLeastOne, none) over criteria, where each KeyUsage element is one
-// criterion (all its bits must match), each PolicySet is one criterion
-// (all its identifiers must be present), each nested CriteriaList is one
-// criterion, and otherCriteriaList adds more. [trust.Qualification] is
-// flat: Assert over the criteria "certificate has policy OID x", one per
-// PolicyOIDs entry, plus, when KeyUsage is non-empty, the one criterion
-// "every named bit is set".
+// qualification reads one QualificationElement. Its CriteriaList (TS 119
+// 612 §5.5.9.2.2) is kept as the tree it is: an assert (all, atLeastOne,
+// none) over criteria, where each KeyUsage element, each PolicySet, each
+// nested CriteriaList and each otherCriteriaList entry is one criterion.
 //
-// qualification flattens the tree where that is exact and otherwise keeps
-// a flattened approximation and says what was lost:
+// What the tree cannot hold is returned as the details of a
+// [NoticeCriteriaNotRepresented]: KeyUsageBit values that are not xsd
+// booleans (the bit is left out of its KeyUsage criterion) and
+// otherCriteriaList entries other than CertSubjectDNAttribute,
+// ExtendedKeyUsage (additional types namespace) and QcStatementSet (MRA
+// namespace), which are named in [trust.Criteria].Unknown.
 //
-//   - a PolicySet of several identifiers splices into an "all" list;
-//   - a nested list with one criterion and assert all or atLeastOne is
-//     that criterion;
-//   - a nested list with the same assert as its parent (all or
-//     atLeastOne) splices into it, and so does an atLeastOne list inside
-//     a "none" list (none(a, atLeastOne(b, c)) = none(a, b, c));
-//   - several KeyUsage criteria merge into one only under "all".
-//
-// KeyUsageBit values of false ("the bit must be clear") cannot be
-// expressed at all and are always reported. Identifiers written as URNs
-// (urn:oid:1.2.3, Qualifier="OIDAsURN") are reduced to the dotted OID, as
-// EU DSS does.
+// Identifiers written as URNs (urn:oid:1.2.3, Qualifier="OIDAsURN") are
+// reduced to the dotted OID, as EU DSS does. Every criterion is kept,
+// even one left empty (a PolicySet whose identifiers are all blank), so
+// that the number of criteria an assert counts is the document's.
 func qualification(r *rawQualElement, critical bool) (trust.Qualification, []string) {
 	q := trust.Qualification{Critical: critical}
 	for _, qu := range r.Qualifiers {
@@ -38,105 +30,86 @@ func qualification(r *rawQualElement, critical bool) (trust.Qualification, []str
 			q.Qualifiers = append(q.Qualifiers, u)
 		}
 	}
-	f := flatten(&r.Criteria)
-	q.Assert = f.assert
-	q.PolicyOIDs = f.oids
-
-	lost := f.lost
-	set := map[string]bool{}
-	for _, ku := range f.keyUsages {
-		for _, b := range ku {
-			if b.value {
-				if !set[b.name] {
-					set[b.name] = true
-					q.KeyUsage = append(q.KeyUsage, b.name)
-				}
-			} else {
-				lost = appendOnce(lost, "KeyUsageBit "+b.name+"=false")
-			}
-		}
-	}
-	if len(f.keyUsages) > 1 && f.assert != "all" {
-		lost = appendOnce(lost, fmt.Sprintf("%d KeyUsage criteria under assert=%s", len(f.keyUsages), f.assert))
-	}
+	var lost []string
+	q.Criteria = criteria(&r.Criteria, &lost)
 	return q, lost
 }
 
-type keyUsageBit struct {
-	name  string
-	value bool
-}
-
-// flat is a CriteriaList after flattening: assert over oids (one
-// criterion each) and keyUsages (one criterion each), plus what could not
-// be represented.
-type flat struct {
-	assert    string
-	oids      []string
-	keyUsages [][]keyUsageBit
-	lost      []string
-}
-
-func (f *flat) criteria() int { return len(f.oids) + len(f.keyUsages) }
-
-func flatten(c *rawCriteria) flat {
-	f := flat{assert: strings.TrimSpace(c.Assert)}
+// criteria converts one CriteriaList and, recursively, its nested lists.
+// The recursion is as deep as the document nests, which MaxDepth bounds
+// while the tokens stream in (limits.go).
+func criteria(c *rawCriteria, lost *[]string) trust.Criteria {
+	out := trust.Criteria{Assert: strings.TrimSpace(c.Assert)}
 	for _, ku := range c.KeyUsage {
-		bits := make([]keyUsageBit, 0, len(ku.Bits))
+		var bits []trust.KeyUsageBit
 		for _, b := range ku.Bits {
 			name := strings.TrimSpace(b.Name)
 			switch strings.TrimSpace(b.Value) {
 			case "true", "1":
-				bits = append(bits, keyUsageBit{name, true})
+				bits = append(bits, trust.KeyUsageBit{Name: name, Value: true})
 			case "false", "0":
-				bits = append(bits, keyUsageBit{name, false})
+				bits = append(bits, trust.KeyUsageBit{Name: name, Value: false})
 			default:
-				f.lost = appendOnce(f.lost, fmt.Sprintf("KeyUsageBit %s has no boolean value", clip(name)))
+				*lost = appendOnce(*lost, fmt.Sprintf("KeyUsageBit %s has no boolean value", clip(name)))
 			}
 		}
-		f.keyUsages = append(f.keyUsages, bits)
+		out.KeyUsage = append(out.KeyUsage, bits)
 	}
 	for _, ps := range c.PolicySets {
-		var ids []string
-		for _, id := range ps.Identifiers {
-			if oid := policyOID(id.Identifier); oid != "" {
-				ids = append(ids, oid)
-			}
-		}
-		if len(ids) > 1 && f.assert != "all" {
-			f.lost = appendOnce(f.lost, fmt.Sprintf("PolicySet of %d identifiers under assert=%s", len(ids), f.assert))
-		}
-		f.oids = append(f.oids, ids...)
+		out.PolicySets = append(out.PolicySets, oids(ps.Identifiers))
 	}
 	for i := range c.Nested {
-		n := flatten(&c.Nested[i])
-		f.lost = append(f.lost, n.lost...)
-		if !splices(f.assert, &n) {
-			f.lost = appendOnce(f.lost, fmt.Sprintf("nested CriteriaList assert=%s inside assert=%s", n.assert, f.assert))
-		}
-		f.oids = append(f.oids, n.oids...)
-		f.keyUsages = append(f.keyUsages, n.keyUsages...)
+		out.Nested = append(out.Nested, criteria(&c.Nested[i], lost))
 	}
-	if c.Other != nil && len(c.Other.Children) > 0 {
-		for _, o := range c.Other.Children {
-			f.lost = appendOnce(f.lost, "otherCriteriaList "+clip(o.XMLName.Local))
+	if o := c.Other; o != nil {
+		for _, a := range o.SubjectAttributes {
+			out.SubjectAttributes = append(out.SubjectAttributes, oids(a.OIDs))
+		}
+		for _, e := range o.ExtendedKeyUsage {
+			out.ExtendedKeyUsage = append(out.ExtendedKeyUsage, oids(e.OIDs))
+		}
+		for i := range o.QcStatementSets {
+			out.QcStatements = append(out.QcStatements, qcStatements(&o.QcStatementSets[i]))
+		}
+		for _, u := range o.Unknown {
+			out.Unknown = append(out.Unknown, clip(u.XMLName.Local))
+			*lost = appendOnce(*lost, fmt.Sprintf("otherCriteriaList {%s}%s", clip(u.XMLName.Space), clip(u.XMLName.Local)))
 		}
 	}
-	return f
+	return out
 }
 
-// splices reports whether a nested list n can be merged into a parent with
-// the given assert without changing its meaning.
-func splices(parent string, n *flat) bool {
-	switch {
-	case n.criteria() == 1 && (n.assert == "all" || n.assert == "atLeastOne"):
-		return true
-	case n.assert == parent && (parent == "all" || parent == "atLeastOne"):
-		return true
-	case parent == "none" && n.assert == "atLeastOne":
-		return true
+// qcStatements converts a QcStatementSet: every statement, with the
+// QcType OIDs and QcCClegislation country codes its QcStatementInfo asks
+// for.
+func qcStatements(s *rawQcStatementSet) []trust.QcStatementCriterion {
+	var out []trust.QcStatementCriterion
+	for _, st := range s.Statements {
+		qc := trust.QcStatementCriterion{ID: policyOID(st.ID.Identifier)}
+		for _, info := range st.Info {
+			qc.Types = append(qc.Types, oids(info.Types)...)
+			for _, l := range info.Legislation {
+				if v := strings.TrimSpace(l.Value); v != "" {
+					qc.Legislation = append(qc.Legislation, v)
+				}
+				qc.Legislation = append(qc.Legislation, nonEmpty(l.Countries)...)
+			}
+		}
+		out = append(out, qc)
 	}
-	return false
+	return out
+}
+
+// oids returns the non-empty identifiers of ObjectIdentifierType elements
+// as dotted OIDs.
+func oids(ids []rawOID) []string {
+	var out []string
+	for _, id := range ids {
+		if oid := policyOID(id.Identifier); oid != "" {
+			out = append(out, oid)
+		}
+	}
+	return out
 }
 
 // policyOID reduces an Identifier to the dotted OID: lists write

@@ -65,14 +65,15 @@
 // field: Service.UnknownCriticalExtensions []string). No list of the
 // corpus has one.
 //
-// Qualification criteria. A CriteriaList is a tree; [trust.Qualification]
-// is flat. criteria.go flattens exactly where the algebra allows (nested
-// lists with the same assert, atLeastOne inside none, single-criterion
-// lists, multi-OID policy sets under "all", several KeyUsage elements
-// under "all") and otherwise keeps a flattened approximation with a
-// [NoticeCriteriaNotRepresented] naming what was lost. KeyUsageBit values
-// of false cannot be represented at all. Policy identifiers written as
-// URNs (urn:oid:…) are reduced to the dotted OID, as EU DSS does.
+// Qualification criteria. A CriteriaList is a tree and is kept as one in
+// [trust.Criteria]: KeyUsage (false bits included), PolicySet, nested
+// lists, and the otherCriteriaList entries CertSubjectDNAttribute and
+// ExtendedKeyUsage (TS 119 612 additional types) and QcStatementSet (MRA
+// schema v2, with QcType and QcCClegislation). Any other otherCriteriaList
+// entry is named in Criteria.Unknown and reported as a
+// [NoticeCriteriaNotRepresented], as is a KeyUsageBit whose value is not
+// a boolean (the bit is left out). Identifiers written as URNs
+// (urn:oid:…) are reduced to the dotted OID, as EU DSS does.
 //
 // Framework, member lists and pivots: see the function docs and the
 // decision document.

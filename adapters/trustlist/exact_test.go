@@ -206,11 +206,20 @@ func TestBelgiumV6(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(cert.SubjectKeyId, ski)
 
-	// A nested atLeastOne inside none flattens exactly.
-	policy := []string{"1.3.6.1.4.1.8024.1.410"}
+	// The NotQualified entry is a nested atLeastOne inside none, kept as
+	// written.
+	policy := [][]string{{"1.3.6.1.4.1.8024.1.410"}}
 	want := []trust.Qualification{
-		{Qualifiers: []string{"http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCQSCDManagedOnBehalf"}, Assert: "atLeastOne", PolicyOIDs: policy, Critical: true},
-		{Qualifiers: []string{"http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/NotQualified"}, Assert: "none", PolicyOIDs: policy, Critical: true},
+		{
+			Qualifiers: []string{"http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCQSCDManagedOnBehalf"},
+			Criteria:   trust.Criteria{Assert: "atLeastOne", PolicySets: policy},
+			Critical:   true,
+		},
+		{
+			Qualifiers: []string{"http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/NotQualified"},
+			Criteria:   trust.Criteria{Assert: "none", Nested: []trust.Criteria{{Assert: "atLeastOne", PolicySets: policy}}},
+			Critical:   true,
+		},
 	}
 	is.Equal(s.Qualifications, want)
 

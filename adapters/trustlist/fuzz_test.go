@@ -32,6 +32,8 @@ func FuzzParse(f *testing.F) {
 		`<ListIssueDateTime>2026-01-01T00:00:00Z</ListIssueDateTime><NextUpdate/><SchemeExtensions><Extension Critical="true"><u/></Extension></SchemeExtensions></SchemeInformation>`))
 	f.Add(doc(""))
 	f.Add(qualDoc(cl("none", cl("atLeastOne", ps("urn:oid:1.2.3")), ku("nonRepudiation", "false")))) // nested criteria
+	f.Add(qualDoc(cl("all", other(subjectDN("2.5.4.10"), eku("1.3.6.1.5.5.7.3.1"),
+		qcSet(qc("0.4.0.1862.1.6", "<m:QcType><x:Identifier>0.4.0.1862.1.6.1</x:Identifier></m:QcType>")), "<u/>")))) // otherCriteriaList
 	f.Add(service("<ServiceDigitalIdentity><DigitalId><X509Certificate>MAMC AQE=</X509Certificate></DigitalId></ServiceDigitalIdentity><StatusStartingTime>2020-01-01T00:00:00+01:00</StatusStartingTime>",
 		"<ServiceHistory><ServiceHistoryInstance><ServiceStatus>http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted</ServiceStatus></ServiceHistoryInstance></ServiceHistory>"))
 

@@ -26,11 +26,13 @@ const (
 	// service extension not to use the service as described; the domain
 	// has no field to say so, hence the notice.
 	NoticeUnknownCriticalExtension
-	// NoticeCriteriaNotRepresented: a Qualifications CriteriaList uses
-	// structure the flat [trust.Qualification] cannot express exactly
-	// (KeyUsageBit false, several KeyUsage or multi-OID PolicySet entries
-	// under atLeastOne/none, nested lists that do not flatten,
-	// otherCriteriaList). The qualification is kept in flattened form.
+	// NoticeCriteriaNotRepresented: a Qualifications CriteriaList holds
+	// something [trust.Criteria] cannot carry: an otherCriteriaList entry
+	// other than CertSubjectDNAttribute, ExtendedKeyUsage and
+	// QcStatementSet (it is named in Criteria.Unknown, a criterion never
+	// met), or a KeyUsageBit whose value is not an xsd:boolean (the bit is
+	// left out of its KeyUsage criterion). The rest of the tree is kept
+	// as read.
 	NoticeCriteriaNotRepresented
 )
 

@@ -13,6 +13,7 @@ package trustlist
 //	http://uri.etsi.org/02231/v2/additionaltypes#                  additional types (tslx)
 //	http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/#  SIE (Qualifications)
 //	http://uri.etsi.org/01903/v1.3.2#                              XAdES (Identifier)
+//	http://ec.europa.eu/tools/lotl/mra/schema/v2#                  MRA (QcStatementSet criteria)
 //	http://www.w3.org/XML/1998/namespace                           xml:lang
 //
 // encoding/xml applies a tag's namespace to every element of an "a>b"
@@ -135,11 +136,11 @@ type rawQualifier struct {
 
 // rawCriteria is a CriteriaList; it nests (the depth limit bounds it).
 type rawCriteria struct {
-	Assert     string          `xml:"assert,attr"`
-	KeyUsage   []rawKeyUsage   `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# KeyUsage"`
-	PolicySets []rawPolicySet  `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicySet"`
-	Nested     []rawCriteria   `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# CriteriaList"`
-	Other      *rawAnyChildren `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# otherCriteriaList"`
+	Assert     string            `xml:"assert,attr"`
+	KeyUsage   []rawKeyUsage     `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# KeyUsage"`
+	PolicySets []rawPolicySet    `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicySet"`
+	Nested     []rawCriteria     `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# CriteriaList"`
+	Other      *rawOtherCriteria `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# otherCriteriaList"`
 }
 
 type rawKeyUsage struct {
@@ -152,16 +153,57 @@ type rawKeyUsageBit struct {
 }
 
 type rawPolicySet struct {
-	Identifiers []rawPolicyID `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicyIdentifier"`
+	Identifiers []rawOID `xml:"http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/# PolicyIdentifier"`
 }
 
-// rawPolicyID is a PolicyIdentifier (SIE namespace) holding an Identifier
+// rawOID is an ObjectIdentifierType element (PolicyIdentifier,
+// AttributeOID, KeyPurposeId, QcStatementId, QcType) holding an Identifier
 // (XAdES namespace). It cannot be one "a>b" path: encoding/xml requires the
 // tag's namespace on every element of a path.
-type rawPolicyID struct {
+type rawOID struct {
 	Identifier string `xml:"http://uri.etsi.org/01903/v1.3.2# Identifier"`
 }
 
-type rawAnyChildren struct {
-	Children []rawAny `xml:",any"`
+// rawOtherCriteria is an otherCriteriaList (xsd:any content). The
+// criteria TS 119 612 defines for it are in the additional types
+// namespace, as every list of the corpus writes them; QcStatementSet is
+// the MRA schema's. Unknown collects every other child.
+type rawOtherCriteria struct {
+	SubjectAttributes []rawSubjectAttributes `xml:"http://uri.etsi.org/02231/v2/additionaltypes# CertSubjectDNAttribute"`
+	ExtendedKeyUsage  []rawExtendedKeyUsage  `xml:"http://uri.etsi.org/02231/v2/additionaltypes# ExtendedKeyUsage"`
+	QcStatementSets   []rawQcStatementSet    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcStatementSet"`
+	Unknown           []rawAny               `xml:",any"`
+}
+
+type rawSubjectAttributes struct {
+	OIDs []rawOID `xml:"http://uri.etsi.org/02231/v2/additionaltypes# AttributeOID"`
+}
+
+type rawExtendedKeyUsage struct {
+	OIDs []rawOID `xml:"http://uri.etsi.org/02231/v2/additionaltypes# KeyPurposeId"`
+}
+
+type rawQcStatementSet struct {
+	Statements []rawQcStatement `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcStatement"`
+}
+
+// rawQcStatement is a QcStatement; the schema has one QcStatementId.
+type rawQcStatement struct {
+	ID   rawOID               `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcStatementId"`
+	Info []rawQcStatementInfo `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcStatementInfo"`
+}
+
+// rawQcStatementInfo is a QcStatementInfo: the schema has one QcType or
+// one QcCClegislation; more of either are read all the same.
+type rawQcStatementInfo struct {
+	Types       []rawOID           `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcType"`
+	Legislation []rawQcLegislation `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QcCClegislation"`
+}
+
+// rawQcLegislation is a QcCClegislation. The MRA schema makes it a string
+// (the country code is its text, as in the corpus); CountryName children,
+// the form of EN 319 412-5's QcCClegislation sequence, are read too.
+type rawQcLegislation struct {
+	Value     string   `xml:",chardata"`
+	Countries []string `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# CountryName"`
 }

@@ -86,9 +86,11 @@ func TestSwissSynthetic(t *testing.T) {
 	is.Equal(qc.ExpiredCertsRevocationInfo, date("2020-01-01T00:00:00Z"))
 	is.Equal(qc.Qualifications, []trust.Qualification{{
 		Qualifiers: []string{"http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCWithQSCD"},
-		Assert:     "atLeastOne",
-		PolicyOIDs: []string{"2.16.756.1.99.1.1"}, // urn:oid: stripped
-		Critical:   true,
+		Criteria: trust.Criteria{
+			Assert:     "atLeastOne",
+			PolicySets: [][]string{{"2.16.756.1.99.1.1"}}, // urn:oid: stripped
+		},
+		Critical: true,
 	}})
 	is.Equal(len(qc.History), 1)
 	is.Equal(qc.History[0].Type, trust.TypeCAQC)

@@ -120,14 +120,54 @@ type Identity struct {
 	SKIs         [][]byte
 }
 
-// A Qualification is one Qualifications extension entry: the qualifier
-// URIs and the raw criteria list (policy OIDs, key usage, assert).
+// A Qualification is one Qualifications extension entry (ETSI TS 119 612,
+// 5.5.9.2): the qualifier URIs, which apply to the certificates its
+// criteria list matches.
 type Qualification struct {
 	Qualifiers []string
-	Assert     string   // all, atLeastOne, none
-	PolicyOIDs []string // PolicySet identifiers
-	KeyUsage   []string // KeyUsageBit names set to true
+	Criteria   Criteria
 	Critical   bool
+}
+
+// Criteria is a CriteriaList (ETSI TS 119 612, 5.5.9.2.2): Assert over
+// its criteria, where each KeyUsage, PolicySet, nested list and
+// otherCriteriaList entry is one criterion.
+type Criteria struct {
+	// Assert is "all", "atLeastOne" or "none".
+	Assert string
+	// KeyUsage criteria: every bit listed has the value given.
+	KeyUsage [][]KeyUsageBit
+	// PolicySets: every policy OID of the set is in the certificate.
+	PolicySets [][]string
+	Nested     []Criteria
+	// ExtendedKeyUsage (otherCriteriaList): every key purpose OID of the
+	// set is in the certificate.
+	ExtendedKeyUsage [][]string
+	// SubjectAttributes (otherCriteriaList CertSubjectDNAttribute): every
+	// attribute type OID of the set is in the certificate's subject.
+	SubjectAttributes [][]string
+	// QcStatements (otherCriteriaList QcStatementSet, as MRA lists write
+	// it): every statement of the set is in the certificate.
+	QcStatements [][]QcStatementCriterion
+	// Unknown names otherCriteriaList entries this model does not know:
+	// such a criterion is never met, so that a list does not qualify a
+	// certificate on a condition nobody checked.
+	Unknown []string
+}
+
+// A KeyUsageBit is a KeyUsageBit criterion: name as in RFC 5280
+// (digitalSignature, nonRepudiation, …) and the value it must have.
+type KeyUsageBit struct {
+	Name  string
+	Value bool
+}
+
+// A QcStatementCriterion asks for a QC statement (ETSI EN 319 412-5) by
+// OID, and, when set, for the QcType or QcCClegislation values it holds.
+type QcStatementCriterion struct {
+	ID          string
+	Types       []string // QcType OIDs
+	Legislation []string // QcCClegislation country codes
 }
 
 // A PrivateAnchor is an administrator-supplied trust anchor. It is named by
