@@ -102,7 +102,9 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 				errs[i] = err
 				return
 			}
-			reports[i] = etsi.Report(sig, etsi.Validate(sig, in, policy), authenticated)
+			res := etsi.Validate(sig, in, policy)
+			reports[i] = etsi.Report(sig, res, authenticated)
+			etsi.Qualify(&reports[i], sig, res, anchors)
 		})
 	}
 	wg.Wait()

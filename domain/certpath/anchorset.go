@@ -94,3 +94,20 @@ func (s *AnchorSet) bySubjectOf(key string) []int {
 	}
 	return s.bySubject[key]
 }
+
+// Listed returns the anchors of public lists whose certificate is c's
+// entity (the same certificate, or the same subject and key): every
+// service that lists it, on every list, for qualification. Private
+// anchors are left out.
+func (s *AnchorSet) Listed(c *x509.Certificate) []Anchor {
+	if s == nil || c == nil {
+		return nil
+	}
+	var out []Anchor
+	for _, i := range s.bySubjectOf(nameKey(c.RawSubject)) {
+		if a := s.anchors[i]; !a.Private && sameEntity(a.Certificate, c) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -47,8 +47,13 @@ func (v *validation) timestamps() time.Time {
 				control = ts.GenTime
 			}
 		}
-		valid[i], warnings[i] = v.timestamp(i, tss[i], control)
+		var path *certpath.Path
+		valid[i], path, warnings[i] = v.timestamp(i, tss[i], control)
+		if valid[i] {
+			v.r.Timestamps = append(v.r.Timestamps, TimestampResult{Type: tss[i].Type, GenTime: tss[i].GenTime, POE: control, Path: path})
+		}
 	}
+	slices.SortStableFunc(v.r.Timestamps, func(a, b TimestampResult) int { return a.GenTime.Compare(b.GenTime) })
 	best := v.vt
 	for i, ts := range tss {
 		if warnings[i] != nil {
@@ -77,10 +82,10 @@ func typeName(t ades.TimestampType) string {
 
 // timestamp reports whether time-stamp i is valid at the control time,
 // or returns the warning saying why not.
-func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (bool, *verdict.Message) {
+func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (bool, *certpath.Path, *verdict.Message) {
 	name := fmt.Sprintf("%s %d (%s)", typeName(ts.Type), i+1, stamp(ts.GenTime))
-	fail := func(code, format string, args ...any) (bool, *verdict.Message) {
-		return false, &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
+	fail := func(code, format string, args ...any) (bool, *certpath.Path, *verdict.Message) {
+		return false, nil, &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
 	}
 	invalid := CodeTimestampInvalid
 	if ts.Type == ades.ArchiveTimestamp {
@@ -126,7 +131,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (boo
 			}
 		}
 		if good {
-			return true, nil
+			return true, &p, nil
 		}
 	}
 	return fail(lastCode, "%s; it gives no proof of existence", last)

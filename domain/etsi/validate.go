@@ -39,6 +39,20 @@ type Result struct {
 	EvidenceLevel ades.Level
 	// Errors and Warnings carry stable codes and English messages.
 	Errors, Warnings []verdict.Message
+	// Timestamps are the time-stamps that gave a proof of existence, in
+	// generation order, each with the TSA path that made it trusted.
+	Timestamps []TimestampResult
+}
+
+// A TimestampResult is a time-stamp the process found valid.
+type TimestampResult struct {
+	Type    ades.TimestampType
+	GenTime time.Time
+	// POE is the time it was judged at: the first valid archive
+	// time-stamp after it, else the validation time; its own lowest proof
+	// of existence.
+	POE  time.Time
+	Path *certpath.Path
 }
 
 // Validate runs the EN 319 102-1 validation process (clauses 5.2 to 5.6,
