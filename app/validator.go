@@ -185,7 +185,8 @@ func (v *Validator) Trust() *TrustStore { return v.trust }
 
 // Thresholds are the freshness thresholds of the configuration.
 func (v *Validator) Thresholds() freshness.Thresholds {
-	return freshness.Thresholds{WarnAfter: v.cfg.Trust.WarnAfter, FailAfter: v.cfg.Trust.FailAfter, FailureThreshold: v.cfg.Trust.FailureThreshold}
+	return freshness.Thresholds{WarnAfter: v.cfg.Trust.WarnAfter, FailAfter: v.cfg.Trust.FailAfter, FailureThreshold: v.cfg.Trust.FailureThreshold,
+		WithdrawalWindow: v.cfg.Trust.WithdrawalWindow}
 }
 
 // TrustStatus evaluates the current snapshot at now.

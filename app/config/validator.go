@@ -73,6 +73,7 @@ type Trust struct {
 	StartupCatchUpDelay       time.Duration
 	StartupCatchUpAfter       time.Duration
 	HealthDownWhenNeverLoaded bool
+	WithdrawalWindow          time.Duration
 }
 
 // PrivateCA holds administrator-supplied trust anchors.
@@ -153,6 +154,8 @@ var validatorKeys = []binding[Validator]{
 		setDuration(func(c *Validator) *time.Duration { return &c.Trust.StartupCatchUpAfter })},
 	{Key{"svc.dss.validator.trust.health-down-when-never-loaded", "SVC_DSS_VALIDATOR_TRUST_HEALTH_DOWN_WHEN_NEVER_LOADED", "false", "whether an empty trust store fails the health probe"},
 		setBool(func(c *Validator) *bool { return &c.Trust.HealthDownWhenNeverLoaded })},
+	{Key{"svc.dss.validator.trust.withdrawal-window", "SVC_DSS_VALIDATOR_TRUST_WITHDRAWAL_WINDOW", "P30D", "a qualified verdict on a list that is not current says services withdrawn within this window, or since the list's last confirmation when longer, are not reflected"},
+		setDuration(func(c *Validator) *time.Duration { return &c.Trust.WithdrawalWindow })},
 	{Key{"svc.dss.validator.dev.pki-address", "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS", "127.0.0.1:8098", "development mode only: loopback host:port of the fixture PKI; the samples of fixtures/samples are made for the default, port 0 picks a free port"},
 		setLoopbackAddress(func(c *Validator) *string { return &c.DevPKIAddress })},
 	{Key{"svc.dss.validator.private-ca.enabled", "SVC_DSS_VALIDATOR_PRIVATE_CA_ENABLED", "false", "load administrator-supplied anchors"},

@@ -30,6 +30,12 @@ type Thresholds struct {
 	// attempts of one list at which it is reported failing (key
 	// failure-threshold). It must be at least 1.
 	FailureThreshold int
+	// WithdrawalWindow (key withdrawal-window) is the least period a
+	// qualified verdict on a list that is not current says it may miss
+	// withdrawals from (validation-service.md §3, "Degraded behaviour" 2);
+	// the time since the list's last confirmation when longer. Zero
+	// leaves only that time.
+	WithdrawalWindow time.Duration
 }
 
 // Validate reports whether t can be used. It does not change t and applies

@@ -101,6 +101,7 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 			r.Warnings = []Message{}
 		}
 		r.Warnings = append(r.Warnings, trustAnnotations(r, td)...)
+		r.Warnings = append(r.Warnings, qualificationAnnotation(r, td)...)
 		if r.Indication != TotalPassed {
 			s.Valid = false
 		}
@@ -120,7 +121,76 @@ const (
 	// not confirmed current or not authenticated; the verdict is as of
 	// the list's last confirmation.
 	CodeAnchorListNotCurrent = "ANCHOR_LIST_NOT_CURRENT"
+	// CodeQualificationNotReconfirmed: a qualified verdict rests on a list
+	// that is not current or not authenticated: kept, and said as of when.
+	CodeQualificationNotReconfirmed = "QUALIFICATION_NOT_RECONFIRMED"
+	// CodeQualificationUnconfirmed: a qualified verdict attributable to no
+	// list this service tracks.
+	CodeQualificationUnconfirmed = "QUALIFICATION_UNCONFIRMED"
 )
+
+// qualifiedValues are the qualifications that assert a qualified trust
+// service: eIDAS values with a qualified certificate, and the Swiss QES
+// and regulated ones.
+var qualifiedValues = map[string]bool{
+	"QESIG": true, "QESEAL": true, "UNKNOWN_QC_QSCD": true, "ADESIG_QC": true, "ADESEAL_QC": true, "UNKNOWN_QC": true,
+	"INDETERMINATE_QESIG": true, "INDETERMINATE_QESEAL": true, "INDETERMINATE_UNKNOWN_QC_QSCD": true,
+	"INDETERMINATE_ADESIG_QC": true, "INDETERMINATE_ADESEAL_QC": true, "INDETERMINATE_UNKNOWN_QC": true,
+	"QES": true, "REGULATED_SIGNATURE": true, "REGULATED_SEAL": true,
+}
+
+// qualified returns r's qualified value, "" when it has none.
+func qualified(r SignatureReport) string {
+	for _, v := range []*string{r.EIDASQualification, r.SwissQualification} {
+		if v != nil && qualifiedValues[*v] {
+			return *v
+		}
+	}
+	return ""
+}
+
+// qualificationAnnotation is the annotation of a qualified verdict whose
+// list is behind (validation-service.md §3, "Degraded behaviour" 2 and
+// 4): when the anchor was last confirmed as a qualified trust service,
+// by which country's list, that nothing could be re-checked since, and
+// that recent withdrawals are not reflected. Judged per list: only the
+// anchor's own list counts.
+func qualificationAnnotation(r SignatureReport, td TrustData) []Message {
+	v := qualified(r)
+	if v == "" {
+		return nil
+	}
+	var list *ListStatus
+	if r.AnchorCountry != nil {
+		for i, l := range td.Lists {
+			if l.Territory == *r.AnchorCountry && l.Kind == "TL" {
+				list = &td.Lists[i]
+				break
+			}
+		}
+	}
+	if list == nil {
+		return []Message{{Code: CodeQualificationUnconfirmed, Message: fmt.Sprintf(
+			"this %s is attributable to no trusted list this service tracks: it is unconfirmed, not current", v)}}
+	}
+	if list.State == "CURRENT" && list.Authenticity == "VALID" {
+		return nil
+	}
+	confirmed, since := "never confirmed online", td.EvaluatedAt
+	switch {
+	case list.LastOnlineConfirmation != nil:
+		confirmed = "on " + list.LastOnlineConfirmation.UTC().Format(time.DateOnly)
+		since = *list.LastOnlineConfirmation
+	case list.IssueDate != nil:
+		confirmed = "never online; the copy in use was issued on " + list.IssueDate.UTC().Format(time.DateOnly)
+		since = *list.IssueDate
+	}
+	days := max(td.WithdrawalWindowDays, int((td.EvaluatedAt.Sub(since)+24*time.Hour-1)/(24*time.Hour)))
+	return []Message{{Code: CodeQualificationNotReconfirmed, Message: fmt.Sprintf(
+		"this %s rests on the %s trusted list (%s, authenticity %s), which last confirmed the signer's CA as a qualified trust service %s; "+
+			"no re-check has been possible since, and services withdrawn within the last %d days are not reflected",
+		v, list.Territory, list.State, orNone(list.Authenticity), confirmed, days)}}
+}
 
 // categoryNoListLoaded is freshness.CategoryNoListLoaded as trust data
 // spells it.

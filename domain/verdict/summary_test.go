@@ -98,3 +98,66 @@ func TestTrustAnnotations(t *testing.T) {
 		})
 	}
 }
+
+// A qualified verdict whose own list is behind keeps its value and says
+// as of when, by which list, and for how long withdrawals may be missing;
+// a current list, or another list being behind, adds nothing; a
+// qualified verdict on no tracked list is unconfirmed.
+func TestQualificationAnnotation(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	confirmed10 := now.AddDate(0, 0, -10)
+	confirmed45 := now.AddDate(0, 0, -45)
+	issued := now.AddDate(0, 0, -5)
+	td := func(chState string, ch *time.Time, deState string) verdict.TrustData {
+		return verdict.TrustData{EvaluatedAt: now, WithdrawalWindowDays: 30, Lists: []verdict.ListStatus{
+			{Territory: "EU", Kind: "LOTL", State: "CURRENT", Authenticity: "VALID"},
+			{Territory: "DE", Kind: "TL", State: deState, Authenticity: "VALID", LastOnlineConfirmation: &confirmed45},
+			{Territory: "CH", Kind: "TL", State: chState, Authenticity: "VALID", LastOnlineConfirmation: ch, IssueDate: &issued},
+		}}
+	}
+	swiss := func(v string) verdict.SignatureReport {
+		return verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkCHZertES, AnchorCountry: str("CH"), SwissQualification: str(v)}
+	}
+	eu := func(v, country string) verdict.SignatureReport {
+		return verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkEUEIDAS, AnchorCountry: str(country), EIDASQualification: str(v)}
+	}
+	tests := []struct {
+		name    string
+		report  verdict.SignatureReport
+		td      verdict.TrustData
+		code    string
+		message string
+	}{
+		{"Swiss QES, CH list stale for 10 days: the 30-day window", swiss("QES"), td("STALE", &confirmed10, "CURRENT"), verdict.CodeQualificationNotReconfirmed,
+			"this QES rests on the CH trusted list (STALE, authenticity VALID), which last confirmed the signer's CA as a qualified trust service on 2026-11-10; no re-check has been possible since, and services withdrawn within the last 30 days are not reflected"},
+		{"EU QESIG, DE list unconfirmed for 45 days: 45 days", eu("QESIG", "DE"), td("CURRENT", &confirmed10, "EXPIRED"), verdict.CodeQualificationNotReconfirmed,
+			"this QESIG rests on the DE trusted list (EXPIRED, authenticity VALID), which last confirmed the signer's CA as a qualified trust service on 2026-10-06; no re-check has been possible since, and services withdrawn within the last 45 days are not reflected"},
+		{"never confirmed online: the issue date", swiss("REGULATED_SEAL"), td("CACHE_ONLY", nil, "CURRENT"), verdict.CodeQualificationNotReconfirmed,
+			"this REGULATED_SEAL rests on the CH trusted list (CACHE_ONLY, authenticity VALID), which last confirmed the signer's CA as a qualified trust service never online; the copy in use was issued on 2026-11-15; no re-check has been possible since, and services withdrawn within the last 30 days are not reflected"},
+		{"Swiss QES on a current CH list while DE is expired: nothing", swiss("QES"), td("CURRENT", &confirmed10, "EXPIRED"), "", ""},
+		{"EU QESIG on a current DE list while CH is stale: nothing", eu("QESIG", "DE"), td("STALE", &confirmed10, "CURRENT"), "", ""},
+		{"not a qualified value: nothing", eu("ADESIG", "DE"), td("CURRENT", &confirmed10, "EXPIRED"), "", ""},
+		{"qualified, on no tracked list", eu("QESIG", "IT"), td("CURRENT", &confirmed10, "CURRENT"), verdict.CodeQualificationUnconfirmed,
+			"this QESIG is attributable to no trusted list this service tracks: it is unconfirmed, not current"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			r := verdict.Summarize("doc.pdf", sha256.Sum256(nil), []verdict.SignatureReport{tt.report}, tt.td).Signatures[0]
+			var got []verdict.Message
+			for _, w := range r.Warnings {
+				if w.Code == verdict.CodeQualificationNotReconfirmed || w.Code == verdict.CodeQualificationUnconfirmed {
+					got = append(got, w)
+				}
+			}
+			is.Equal(r.EIDASQualification, tt.report.EIDASQualification) // never downgraded
+			is.Equal(r.SwissQualification, tt.report.SwissQualification)
+			if tt.code == "" {
+				is.Equal(got, nil)
+				return
+			}
+			is.Equal(got, []verdict.Message{{Code: tt.code, Message: tt.message}})
+		})
+	}
+}

@@ -37,6 +37,9 @@ type TrustData struct {
 	EvaluatedAt time.Time    `json:"evaluatedAt"`
 	Lists       []ListStatus `json:"lists"`
 	PrivateCA   PrivateCA    `json:"privateCa"`
+	// WithdrawalWindowDays is the configured withdrawal window
+	// (freshness.Thresholds.WithdrawalWindow) in days.
+	WithdrawalWindowDays int `json:"withdrawalWindowDays"`
 }
 
 // Banner is the notice shown on the upload form and the result page.
@@ -103,6 +106,7 @@ func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) 
 		EvaluatedAt:             now.UTC(),
 		Lists:                   make([]ListStatus, len(snap.Lists)),
 		PrivateCA:               privateCA(snap.PrivateCA, now),
+		WithdrawalWindowDays:    int(th.WithdrawalWindow / (24 * time.Hour)),
 	}
 	if sum.Category != 0 {
 		td.Category = sum.Category.String()
