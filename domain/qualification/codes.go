@@ -33,4 +33,7 @@ const (
 	// time-stamp from a Swiss-listed TSA: not equivalent to a handwritten
 	// signature.
 	CodeNoQualifiedTimestamp = "QUALIFICATION_NO_QUALIFIED_TIMESTAMP"
+	// CodeMRA: the answer rests on a third-country list recognised through
+	// a mutual recognition agreement (informational).
+	CodeMRA = "QUALIFICATION_MRA"
 )

@@ -94,8 +94,12 @@ func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Messa
 	var notes []verdict.Message
 	// The certificate type filter, for certificates issued under eIDAS.
 	if e.facts.postEIDAS() {
-		certType := e.facts.typeFromCertificate(e.facts.qcFromCertificate())
-		kept := slices.DeleteFunc(slices.Clone(es), func(x entry) bool { return !e.typeAccepted(x, certType) })
+		var certType CertType
+		kept := slices.DeleteFunc(slices.Clone(es), func(x entry) bool {
+			f := e.factsFor(x)
+			certType = f.typeFromCertificate(f.qcFromCertificate())
+			return !e.typeAccepted(x, certType)
+		})
 		if len(kept) == 0 {
 			return CertQualification{NA: true}, []verdict.Message{{Code: CodeTypeNotCovered, Message: fmt.Sprintf(
 				"the certificate is for %s, and no trust service listing its CA %s covers that use", certType.words(), when)}}
@@ -139,6 +143,34 @@ func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Messa
 	return q, notes
 }
 
+// factsFor is the certificate as service x sees it: for a service of a
+// third-country list recognised through an MRA, a certificate that meets
+// the pointed party's declaration of a content equivalence counts as
+// carrying the EU's statement (ETSI TS 119 612, Annex K): QcCompliance
+// (its own legislation statement then no longer names a foreign law),
+// QcSSCD. A QcType declaration keeps the certificate's own QcType OIDs,
+// which the lists seen so far write as the EU's.
+func (e eidas) factsFor(x entry) Facts {
+	eq := x.listing.Service.Equivalence
+	if eq == nil {
+		return e.facts
+	}
+	f := e.facts
+	for _, c := range eq.Content {
+		if !Matches(c.Pointed, e.facts) {
+			continue
+		}
+		switch c.Context {
+		case trust.ContextQcCompliance:
+			f.QcStatements = append(slices.DeleteFunc(slices.Clone(f.QcStatements), func(s string) bool { return s == oidQcCClegislation }), oidQcCompliance)
+			f.Legislation = nil
+		case trust.ContextQcQSCD:
+			f.QcStatements = append(slices.Clone(f.QcStatements), oidQcSSCD)
+		}
+	}
+	return f
+}
+
 // typeAccepted reports whether service x covers certificates of type t
 // (ETSI TS 119 615, 4.3.4.4): an unknown type passes; a single usage
 // qualifier decides; else the additional service information, without
@@ -148,7 +180,7 @@ func (e eidas) typeAccepted(x entry, t CertType) bool {
 	if t == TypeUnknown {
 		return true
 	}
-	caps := qualifiersOf(captured(x.quals, e.facts))
+	caps := qualifiersOf(captured(x.quals, e.factsFor(x)))
 	if u := usage(caps); len(u) == 1 {
 		return u[0] == t
 	}
@@ -177,7 +209,7 @@ func usage(caps map[qualifier]bool) []CertType {
 // inconsistent says what contradicts itself in service x's qualifiers
 // for this certificate (ETSI TS 119 612, 5.5.9.2.3), "" when nothing.
 func (e eidas) inconsistent(x entry) string {
-	caps := qualifiersOf(captured(x.quals, e.facts))
+	caps := qualifiersOf(captured(x.quals, e.factsFor(x)))
 	switch {
 	case caps[qQCStatement] && caps[qNotQualified]:
 		return "QCStatement and NotQualified both apply"
@@ -198,7 +230,7 @@ func (e eidas) inconsistent(x entry) string {
 // with is the qualification service x gives (steps 7 to 11 of reference
 // c.4), and why it is not qualified, if so.
 func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
-	f := e.facts
+	f := e.factsFor(x)
 	var why []verdict.Message
 	if x.typ != trust.TypeCAQC {
 		why = append(why, verdict.Message{Code: CodeServiceNotQualified, Message: fmt.Sprintf(

@@ -95,10 +95,19 @@ func eidasQualification(in Input, listings []Listing) (string, []verdict.Message
 	signing, whySigning := e.at(in.BestSignatureTime, "at signing time")
 	q := final(issued, signing)
 	v := signatureQualification(in.Indication, q)
-	if v == QESig || v == QESeal {
-		return v, nil
+	var notes []verdict.Message
+	for _, l := range listings {
+		if eq := l.Service.Equivalence; eq != nil {
+			notes = append(notes, verdict.Message{Code: CodeMRA, Message: fmt.Sprintf(
+				"the signer's CA is on the %s list, a third country's, recognised under a mutual recognition agreement (%s): its services are read in eIDAS terms", l.Territory, eq.LegalIdentifier)})
+			break
+		}
 	}
-	notes := append(whySigning, whyIssued...)
+	if v == QESig || v == QESeal {
+		return v, notes
+	}
+	notes = append(notes, whySigning...)
+	notes = append(notes, whyIssued...)
 	if issued != signing && !issued.NA && !signing.NA {
 		notes = append(notes, verdict.Message{Code: CodeChangedSinceIssuance, Message: fmt.Sprintf(
 			"the certificate was %s when issued and %s at signing time", issued, signing)})

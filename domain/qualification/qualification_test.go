@@ -290,3 +290,32 @@ func TestMatches(t *testing.T) {
 		}
 	}
 }
+
+// A third-country service mapped through an MRA: a certificate meeting
+// the pointed party's declarations counts as carrying the EU's QC
+// statements, and the answer says it rests on the agreement.
+func TestMRAContentEquivalence(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	cert := qcCert(t, certOptions{notBefore: t2020, compliance: true, sscd: true, qcTypes: []string{oidQcTypeESign}, legislation: []string{"ZZ"}})
+	qc := func(ids ...trust.QcStatementCriterion) trust.Criteria {
+		return trust.Criteria{Assert: "all", QcStatements: [][]trust.QcStatementCriterion{ids}}
+	}
+	eq := &trust.ServiceEquivalence{LegalIdentifier: "QCForESig", Enacted: true, From: t2018, Content: []trust.ContentEquivalence{
+		{Context: trust.ContextQcCompliance, Pointing: qc(trust.QcStatementCriterion{ID: oidQcCompliance}),
+			Pointed: qc(trust.QcStatementCriterion{ID: oidQcCompliance}, trust.QcStatementCriterion{ID: oidQcCClegislation, Legislation: []string{"ZZ"}})},
+		{Context: trust.ContextQcQSCD, Pointing: qc(trust.QcStatementCriterion{ID: oidQcSSCD}), Pointed: qc(trust.QcStatementCriterion{ID: oidQcSSCD})},
+	}}
+	zz := listing(trust.EUEIDAS, "ZZ", "ZZ qualified CA", period{typ: trust.TypeCAQC, status: trust.StatusGranted, start: t2018, asi: []string{sie + "ForeSignatures"}})
+	in := Input{Indication: verdict.TotalPassed, Signer: cert, Framework: trust.EUEIDAS, Listings: []Listing{zz}, BestSignatureTime: t2022}
+	r := Evaluate(in) // without the equivalence: a foreign legislation, not EU-qualified
+	is.Equal(*r.EIDAS, AdESig)
+	zz.Service.Equivalence = eq
+	r = Evaluate(in)
+	is.Equal(*r.EIDAS, QESig)
+	is.Equal(codesOf(r.Notes), []string{CodeMRA})
+	// A certificate of another legislation does not meet the declaration.
+	other := qcCert(t, certOptions{notBefore: t2020, compliance: true, sscd: true, qcTypes: []string{oidQcTypeESign}, legislation: []string{"YY"}})
+	in.Signer = other
+	is.Equal(*Evaluate(in).EIDAS, AdESig)
+}

@@ -69,6 +69,9 @@ type Pointer struct {
 	MimeType  string // application/vnd.etsi.tsl+xml or application/pdf
 	// SignerCertificates are the DER certificates of the ServiceDigitalIdentities.
 	SignerCertificates [][]byte
+	// MRA is set on a pointer to a third-country list recognised through
+	// a mutual recognition agreement.
+	MRA *MRA
 }
 
 // A Provider is a trust service provider.
@@ -98,6 +101,12 @@ type Service struct {
 	AdditionalInfo []string
 	// ExpiredCertsRevocationInfo is the extension's date, zero if absent.
 	ExpiredCertsRevocationInfo time.Time
+	// Equivalence is set on a service of a third-country list mapped
+	// onto eIDAS terms through an MRA (trustlist.ApplyMRA): its type,
+	// statuses, qualifiers and additional information are then the
+	// pointing party's, and the content equivalences say which
+	// certificates count as carrying the EU's QC statements.
+	Equivalence *ServiceEquivalence
 }
 
 // A StatusPeriod is one entry of a service's history.
