@@ -203,6 +203,12 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 			}
 			prev := byURL[p.Location]
 			prev.Territory, prev.Kind = p.Territory, trust.TL
+			if p.MRA != nil {
+				// A third-country list names its own territory, which
+				// need not be the code its pointer uses (the MRA pilot
+				// points to "XX" for the list of "ZZ").
+				prev.Territory = ""
+			}
 			// A member list's signers come from the LOTL; when the LOTL
 			// itself is not authenticated, neither are they.
 			source := "the LOTL pointer for " + p.Territory
@@ -213,9 +219,16 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 			signers := func(l trust.List) ([]*x509.Certificate, bool) {
 				// Another territory's list at this pointer's location is a
 				// substituted list, whoever signed it.
-				return certs, l.Territory != p.Territory
+				return certs, p.MRA == nil && l.Territory != p.Territory
 			}
 			st := s.load(ctx, m, prev, p.Location, signers, source)
+			if p.MRA != nil && st.List != nil {
+				// A third-country list is read in eIDAS terms through the
+				// agreement, and its anchors are eIDAS ones (decision 0021).
+				mapped := copyServices(*st.List)
+				trustlist.ApplyMRA(&mapped, p.MRA)
+				st.List, st.Framework = &mapped, trust.EUEIDAS
+			}
 			lotlDoubtful := lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate
 			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
 			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotlDoubtful || unreadable) {
@@ -425,4 +438,33 @@ func (s *TrustStore) logPass(ctx context.Context, m mode, snap *trust.Snapshot) 
 		msg = "trusted lists loaded from cache"
 	}
 	s.logger.Log(ctx, level, msg, slog.String("lists", strings.Join(parts, " ")), slog.Int("count", len(snap.Lists)))
+}
+
+// copyServices returns l with its providers' services copied down to the
+// qualifier lists, so that mapping them (trustlist.ApplyMRA) leaves the
+// list an older snapshot may still be reading untouched.
+func copyServices(l trust.List) trust.List {
+	l.Providers = slices.Clone(l.Providers)
+	for i := range l.Providers {
+		svcs := slices.Clone(l.Providers[i].Services)
+		for j := range svcs {
+			svcs[j].History = slices.Clone(svcs[j].History)
+			svcs[j].Qualifications = copyQualifications(svcs[j].Qualifications)
+			svcs[j].AdditionalInfo = slices.Clone(svcs[j].AdditionalInfo)
+			for k := range svcs[j].History {
+				svcs[j].History[k].Qualifications = copyQualifications(svcs[j].History[k].Qualifications)
+				svcs[j].History[k].AdditionalInfo = slices.Clone(svcs[j].History[k].AdditionalInfo)
+			}
+		}
+		l.Providers[i].Services = svcs
+	}
+	return l
+}
+
+func copyQualifications(qs []trust.Qualification) []trust.Qualification {
+	qs = slices.Clone(qs)
+	for i := range qs {
+		qs[i].Qualifiers = slices.Clone(qs[i].Qualifiers)
+	}
+	return qs
 }

@@ -83,7 +83,7 @@ func (c *converter) list(r *rawList) (trust.List, error) {
 		l.Pointers = make([]trust.Pointer, 0, len(s.Pointers))
 	}
 	for i := range s.Pointers {
-		p, err := pointer(&s.Pointers[i])
+		p, err := c.pointer(i, &s.Pointers[i])
 		if err != nil {
 			return trust.List{}, valueError(fmt.Sprintf("SchemeInformation/PointersToOtherTSL/OtherTSLPointer[%d]/%s", i, err.path), err.err)
 		}
@@ -133,10 +133,13 @@ type fieldError struct {
 
 func (e *fieldError) Error() string { return e.path + ": " + e.err.Error() }
 
-func pointer(r *rawPointer) (trust.Pointer, *fieldError) {
+// pointer converts the i-th OtherTSLPointer. Its MRA information never
+// fails the list: what cannot be used becomes a notice (mra.go).
+func (c *converter) pointer(i int, r *rawPointer) (trust.Pointer, *fieldError) {
 	p := trust.Pointer{Location: strings.TrimSpace(r.Location)}
 	// Each OtherInformation carries one item; the first of each kind wins.
-	for _, o := range r.Other {
+	for j := range r.Other {
+		o := &r.Other[j]
 		if p.TypeURI == "" {
 			p.TypeURI = strings.TrimSpace(o.Type)
 		}
@@ -145,6 +148,14 @@ func pointer(r *rawPointer) (trust.Pointer, *fieldError) {
 		}
 		if p.MimeType == "" {
 			p.MimeType = strings.TrimSpace(o.MimeType)
+		}
+		if o.MRA != nil {
+			path := fmt.Sprintf("SchemeInformation/PointersToOtherTSL/OtherTSLPointer[%d]/AdditionalInformation/OtherInformation[%d]/MutualRecognitionAgreementInformation", i, j)
+			if p.MRA == nil {
+				p.MRA = c.mra(path, o.MRA)
+			} else {
+				c.notice(NoticeMRANotRepresented, path, "a second MutualRecognitionAgreementInformation: the first is kept")
+			}
 		}
 	}
 	for i := range r.Identities {

@@ -18,6 +18,9 @@
 //   - [Framework]: EU_EIDAS, CH_ZERTES or UNKNOWN from the list's territory.
 //   - [MemberLists], [Pivots], [PivotsUntil]: pure functions over a parsed
 //     LOTL.
+//   - [ApplyMRA]: a third-country list read in the pointing party's terms
+//     through the mutual recognition agreement its LOTL pointer carries
+//     ([trust.Pointer].MRA, read by Parse).
 //
 // # Non-goals
 //
@@ -32,9 +35,10 @@
 //     (the domain's freshness rules use IssueDate and NextUpdate).
 //   - No XML schema validation: structure the domain does not read is
 //     skipped, as EU DSS does for schema-invalid but parseable lists.
-//   - No mutual-recognition (MRA) equivalences, no scheme or TSP addresses,
-//     legal notices, supply points or TakenOverBy details: the domain has
-//     no place for them.
+//   - No scheme or TSP addresses, legal notices, supply points or
+//     TakenOverBy details, and no MRA equivalence history or agreement
+//     attributes (version, MRADepth, legislation): the domain has no place
+//     for them.
 //
 // # Decisions
 //
@@ -74,6 +78,22 @@
 // [NoticeCriteriaNotRepresented], as is a KeyUsageBit whose value is not
 // a boolean (the bit is left out). Identifiers written as URNs
 // (urn:oid:…) are reduced to the dotted OID, as EU DSS does.
+//
+// Mutual recognition. A LOTL pointer whose OtherInformation holds an MRA
+// schema v2 MutualRecognitionAgreementInformation gets a [trust.MRA]: per
+// TrustServiceEquivalenceInformation, the type, status and qualifier
+// equivalences and the certificate content equivalences, whose two
+// declarations are CriteriaList trees like a Qualifications one. An
+// equivalence is enacted only when its status is exactly
+// http://ec.europa.eu/tools/lotl/mra/enacted and its starting time reads.
+// Nothing in the agreement fails the list: what it cannot hold or use
+// (a malformed time, an unknown status, a TrustServiceEquivalenceHistory,
+// which needs an end time the domain lacks, a one-sided equivalence, an
+// unknown or repeated content context) is a [NoticeMRANotRepresented],
+// resolved towards recognising less (an equivalence that cannot be placed
+// in time is not enacted; history is dropped) or, where the agreement is
+// ambiguous (several pointing-party types for one pointed type), towards
+// the first value written. The rules ApplyMRA follows are in its doc.
 //
 // Framework, member lists and pivots: see the function docs and the
 // decision document.

@@ -60,7 +60,8 @@ func (e *ParseError) Unwrap() []error { return []error{ErrUnparseable, e.Err} }
 type LimitError struct {
 	// What names the limit: "input size", "depth", "elements",
 	// "OtherTSLPointer", "TrustServiceProvider", "TSPService",
-	// "ServiceHistoryInstance".
+	// "ServiceHistoryInstance", "TrustServiceEquivalenceInformation",
+	// "TrustServiceTSLType".
 	What string
 	Max  int
 }

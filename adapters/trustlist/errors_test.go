@@ -104,6 +104,8 @@ func TestParseLimits(t *testing.T) {
 		{"providers", doc("<TrustServiceProviderList>" + repeat("<TrustServiceProvider/>", trustlist.MaxProviders+1) + "</TrustServiceProviderList>"), "TrustServiceProvider"},
 		{"services", doc("<TrustServiceProviderList><TrustServiceProvider><TSPServices>" + repeat("<TSPService/>", trustlist.MaxServices+1) + "</TSPServices></TrustServiceProvider></TrustServiceProviderList>"), "TSPService"},
 		{"history", doc("<TrustServiceProviderList><TrustServiceProvider><TSPServices><TSPService><ServiceHistory>" + repeat("<ServiceHistoryInstance/>", trustlist.MaxHistoryEntries+1) + "</ServiceHistory></TSPService></TSPServices></TrustServiceProvider></TrustServiceProviderList>"), "ServiceHistoryInstance"},
+		{"MRA equivalences", mraDoc(repeat("<m:TrustServiceEquivalenceInformation/>", trustlist.MaxEquivalences+1)), "TrustServiceEquivalenceInformation"},
+		{"MRA service types", mraDoc("<m:TrustServiceEquivalenceInformation>" + typeList(nil, []string{repeat(tslType(tcCA), trustlist.MaxEquivalenceTypes+1)}) + "</m:TrustServiceEquivalenceInformation>"), "TrustServiceTSLType"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

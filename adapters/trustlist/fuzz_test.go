@@ -34,6 +34,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(qualDoc(cl("none", cl("atLeastOne", ps("urn:oid:1.2.3")), ku("nonRepudiation", "false")))) // nested criteria
 	f.Add(qualDoc(cl("all", other(subjectDN("2.5.4.10"), eku("1.3.6.1.5.5.7.3.1"),
 		qcSet(qc("0.4.0.1862.1.6", "<m:QcType><x:Identifier>0.4.0.1862.1.6.1</x:Identifier></m:QcType>")), "<u/>")))) // otherCriteriaList
+	f.Add(mraDoc(mraParts{ // an MRA pointer
+		types:    typeList([]string{tslType(euCAQC, euForeSig)}, []string{tslType(tcCA)}),
+		status:   "http://ec.europa.eu/tools/lotl/mra/enacted",
+		start:    "2020-01-01T00:00:00Z",
+		statuses: statusList(statusEq("Valid", []string{euGranted}, []string{tcGranted})),
+		content:  contentList(contentEq(trust.ContextQcQSCD, mraQC(oidQcSSCD), mraQC(oidQcSSCD))),
+	}.xml()))
 	f.Add(service("<ServiceDigitalIdentity><DigitalId><X509Certificate>MAMC AQE=</X509Certificate></DigitalId></ServiceDigitalIdentity><StatusStartingTime>2020-01-01T00:00:00+01:00</StatusStartingTime>",
 		"<ServiceHistory><ServiceHistoryInstance><ServiceStatus>http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted</ServiceStatus></ServiceHistoryInstance></ServiceHistory>"))
 
@@ -51,18 +58,21 @@ func FuzzParse(f *testing.F) {
 		if l.Kind != trust.LOTL && l.Kind != trust.TL {
 			t.Fatalf("kind %d", l.Kind)
 		}
-		for _, p := range l.Providers {
-			for _, s := range p.Services {
-				if s.Type == 0 || s.Status == 0 {
-					t.Fatalf("unset enum for %q / %q", s.TypeURI, s.StatusURI)
-				}
-				for _, h := range s.History {
-					if h.Type == 0 || h.Status == 0 {
-						t.Fatalf("unset enum in history for %q / %q", h.TypeURI, h.StatusURI)
+		enumsSet := func(l trust.List) {
+			for _, p := range l.Providers {
+				for _, s := range p.Services {
+					if s.Type == 0 || s.Status == 0 {
+						t.Fatalf("unset enum for %q / %q", s.TypeURI, s.StatusURI)
+					}
+					for _, h := range s.History {
+						if h.Type == 0 || h.Status == 0 {
+							t.Fatalf("unset enum in history for %q / %q", h.TypeURI, h.StatusURI)
+						}
 					}
 				}
 			}
 		}
+		enumsSet(l)
 		for _, n := range notices {
 			if n.Kind.String() == "" || n.Path == "" {
 				t.Fatalf("incomplete notice %+v", n)
@@ -72,5 +82,11 @@ func FuzzParse(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(l, again) {
 			t.Fatalf("second parse differs: %v", err)
 		}
+		// An agreement applied to any list, even its own, keeps every
+		// enum set.
+		for _, p := range again.Pointers {
+			trustlist.ApplyMRA(&again, p.MRA)
+		}
+		enumsSet(again)
 	})
 }

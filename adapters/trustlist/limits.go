@@ -36,4 +36,14 @@ const (
 	// MaxHistoryEntries bounds ServiceHistoryInstance entries over the
 	// whole list (606).
 	MaxHistoryEntries = 50_000
+
+	// MaxEquivalences bounds the MRA TrustServiceEquivalenceInformation
+	// entries over the whole list (the MRA pilot LOTL has 1).
+	MaxEquivalences = 1_000
+
+	// MaxEquivalenceTypes bounds the MRA TrustServiceTSLType entries over
+	// the whole list, history included (2, 4 with the history sample).
+	// [ApplyMRA] compares every service and history entry with each of
+	// them, so this and MaxServices + MaxHistoryEntries bound its work.
+	MaxEquivalenceTypes = 1_000
 )

@@ -15,13 +15,13 @@ const (
 	typeEUGeneric = "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric"
 )
 
-// MemberLists returns the LOTL's pointers to machine-readable member-state
-// trusted lists: MimeType application/vnd.etsi.tsl+xml and TSLType
-// EUgeneric. It leaves out the PDF copies, the LOTL's pointer to itself
-// (TSLType EUlistofthelists) and pointers to third-country lists such as
-// the MRA pilot's "ZZlist", which is what EU DSS's default LOTL source
-// selects (EUTLOtherTSLPointer and XMLOtherTSLPointer). Order is the
-// LOTL's. Each pointer carries the certificates allowed to sign the list
+// MemberLists returns the LOTL's pointers to machine-readable trusted
+// lists (MimeType application/vnd.etsi.tsl+xml) of member states (TSLType
+// EUgeneric), and of third countries whose pointer carries an enacted
+// mutual recognition agreement (the MRA pilot's "ZZlist"), which
+// [ApplyMRA] maps onto eIDAS terms. It leaves out the PDF copies, the
+// LOTL's pointer to itself (TSLType EUlistofthelists) and third-country
+// pointers without an agreement. Order is the LOTL's. Each pointer carries the certificates allowed to sign the list
 // it locates; the caller must check the downloaded list against them and
 // against the pointer's territory.
 //
@@ -29,7 +29,7 @@ const (
 func MemberLists(lotl trust.List) []trust.Pointer {
 	var out []trust.Pointer
 	for _, p := range lotl.Pointers {
-		if strings.EqualFold(p.MimeType, mimeTSL) && p.TypeURI == typeEUGeneric {
+		if strings.EqualFold(p.MimeType, mimeTSL) && (p.TypeURI == typeEUGeneric || enacted(p.MRA)) {
 			out = append(out, p)
 		}
 	}
@@ -77,4 +77,17 @@ func PivotsUntil(lotl trust.List, ojURL string) []string {
 		}
 	}
 	return out
+}
+
+// enacted reports whether m has an enacted equivalence.
+func enacted(m *trust.MRA) bool {
+	if m == nil {
+		return false
+	}
+	for _, e := range m.Equivalences {
+		if e.Enacted {
+			return true
+		}
+	}
+	return false
 }

@@ -103,10 +103,15 @@ func TestMemberLists(t *testing.T) {
 		{Location: "zz.xml", Territory: "ZZ", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/ZZlist", MimeType: xmlType},
 		{Location: "be.xml", Territory: "BE", TypeURI: generic, MimeType: "Application/VND.etsi.tsl+xml"},
 		{Location: "nomime.xml", Territory: "CZ", TypeURI: generic},
+		{Location: "xx.xml", Territory: "XX", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/ZZlist", MimeType: xmlType,
+			MRA: &trust.MRA{Equivalences: []trust.ServiceEquivalence{{Enacted: true}}}},
+		{Location: "yy.xml", Territory: "YY", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/ZZlist", MimeType: xmlType,
+			MRA: &trust.MRA{Equivalences: []trust.ServiceEquivalence{{Enacted: false}}}},
 	}}
 	var got []string
 	for _, p := range trustlist.MemberLists(l) {
 		got = append(got, p.Location)
 	}
-	is.Equal(got, []string{"at.xml", "be.xml"})
+	// A third-country list only with an enacted agreement.
+	is.Equal(got, []string{"at.xml", "be.xml", "xx.xml"})
 }

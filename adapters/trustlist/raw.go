@@ -13,7 +13,7 @@ package trustlist
 //	http://uri.etsi.org/02231/v2/additionaltypes#                  additional types (tslx)
 //	http://uri.etsi.org/TrstSvc/SvcInfoExt/eSigDir-1999-93-EC-TrustedList/#  SIE (Qualifications)
 //	http://uri.etsi.org/01903/v1.3.2#                              XAdES (Identifier)
-//	http://ec.europa.eu/tools/lotl/mra/schema/v2#                  MRA (QcStatementSet criteria)
+//	http://ec.europa.eu/tools/lotl/mra/schema/v2#                  MRA (pointer equivalences, QcStatementSet criteria)
 //	http://www.w3.org/XML/1998/namespace                           xml:lang
 //
 // encoding/xml applies a tag's namespace to every element of an "a>b"
@@ -61,9 +61,69 @@ type rawPointer struct {
 
 // rawOtherInf is one OtherInformation entry; each carries one of these.
 type rawOtherInf struct {
-	Type      string `xml:"http://uri.etsi.org/02231/v2# TSLType"`
-	Territory string `xml:"http://uri.etsi.org/02231/v2# SchemeTerritory"`
-	MimeType  string `xml:"http://uri.etsi.org/02231/v2/additionaltypes# MimeType"`
+	Type      string  `xml:"http://uri.etsi.org/02231/v2# TSLType"`
+	Territory string  `xml:"http://uri.etsi.org/02231/v2# SchemeTerritory"`
+	MimeType  string  `xml:"http://uri.etsi.org/02231/v2/additionaltypes# MimeType"`
+	MRA       *rawMRA `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# MutualRecognitionAgreementInformation"`
+}
+
+// rawMRA is a MutualRecognitionAgreementInformation (MRA schema v2, the
+// EU's MRA pilot LOTL). Its attributes (version, technicalType, MRADepth,
+// the contracting parties' legislation) and the qualification extension
+// names (Sie:Q) are informative and not read.
+type rawMRA struct {
+	Equivalences []rawEquivalence `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceEquivalenceInformation"`
+}
+
+// rawEquivalence is one TrustServiceEquivalenceInformation. Each "a>b"
+// path stays in the MRA namespace; the TS 119 612 elements inside
+// (ServiceTypeIdentifier, ServiceStatus) are read by the nested structs.
+type rawEquivalence struct {
+	LegalIdentifier string                    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceLegalIdentifier"`
+	PointingTypes   []rawTypeRef              `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLTypeEquivalenceList>TrustServiceTSLTypeListPointingParty>TrustServiceTSLType"`
+	PointedTypes    []rawTypeRef              `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLTypeEquivalenceList>TrustServiceTSLTypeListPointedParty>TrustServiceTSLType"`
+	Status          string                    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceEquivalenceStatus"`
+	Start           string                    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceEquivalenceStatusStartingTime"`
+	ValidStatuses   []rawStatusEquivalence    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLStatusEquivalenceList>TrustServiceTSLStatusValidEquivalence"`
+	InvalidStatuses []rawStatusEquivalence    `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLStatusEquivalenceList>TrustServiceTSLStatusInvalidEquivalence"`
+	Content         []rawContentEquivalence   `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# CertificateContentReferencesEquivalenceList>CertificateContentReferenceEquivalence"`
+	Qualifiers      []rawQualifierEquivalence `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLQualificationExtensionEquivalenceList>QualifierEquivalenceList>QualifierEquivalence"`
+	// History is only noticed: the domain has no end time for an
+	// equivalence, so its content is skipped.
+	History []rawAny `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceEquivalenceHistory"`
+}
+
+// rawTypeRef is a TrustServiceTSLType: a TS 119 612 service type with its
+// additional service information.
+type rawTypeRef struct {
+	Type           string         `xml:"http://uri.etsi.org/02231/v2# ServiceTypeIdentifier"`
+	AdditionalInfo []rawURIHolder `xml:"http://uri.etsi.org/02231/v2# AdditionalServiceInformation"`
+}
+
+// rawStatusEquivalence is a TrustServiceTSLStatusValidEquivalence or
+// TrustServiceTSLStatusInvalidEquivalence.
+type rawStatusEquivalence struct {
+	Pointing rawStatusList `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLStatusListPointingParty"`
+	Pointed  rawStatusList `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# TrustServiceTSLStatusListPointedParty"`
+}
+
+type rawStatusList struct {
+	Statuses []string `xml:"http://uri.etsi.org/02231/v2# ServiceStatus"`
+}
+
+// rawContentEquivalence is a CertificateContentReferenceEquivalence. Each
+// declaration is shaped like a CriteriaList (an assert attribute over
+// CriteriaList, PolicySet, KeyUsage and otherCriteriaList children of the
+// SIE namespace), so it decodes as one.
+type rawContentEquivalence struct {
+	Context  string      `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# CertificateContentReferenceEquivalenceContext"`
+	Pointing rawCriteria `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# CertificateContentDeclarationPointingParty"`
+	Pointed  rawCriteria `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# CertificateContentDeclarationPointedParty"`
+}
+
+type rawQualifierEquivalence struct {
+	Pointing rawQualifier `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QualifierPointingParty"`
+	Pointed  rawQualifier `xml:"http://ec.europa.eu/tools/lotl/mra/schema/v2# QualifierPointedParty"`
 }
 
 type rawIdentity struct {

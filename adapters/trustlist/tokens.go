@@ -30,6 +30,8 @@ type limitedTokens struct {
 	providers int
 	services  int
 	history   int
+	equivs    int
+	eqTypes   int
 }
 
 func (l *limitedTokens) Token() (xml.Token, error) {
@@ -63,6 +65,14 @@ func (l *limitedTokens) Token() (xml.Token, error) {
 		case "ServiceHistoryInstance":
 			if l.history++; l.history > MaxHistoryEntries {
 				return nil, &LimitError{What: "ServiceHistoryInstance", Max: MaxHistoryEntries}
+			}
+		case "TrustServiceEquivalenceInformation":
+			if l.equivs++; l.equivs > MaxEquivalences {
+				return nil, &LimitError{What: "TrustServiceEquivalenceInformation", Max: MaxEquivalences}
+			}
+		case "TrustServiceTSLType":
+			if l.eqTypes++; l.eqTypes > MaxEquivalenceTypes {
+				return nil, &LimitError{What: "TrustServiceTSLType", Max: MaxEquivalenceTypes}
 			}
 		}
 	case xml.EndElement:

@@ -1,0 +1,102 @@
+package app_test
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/tlcache"
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/qualification"
+	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/realworld"
+	"github.com/svc-dss/dss/ports"
+)
+
+// The corpus's MRA pilot: a LOTL whose pointer to the third-country ZZ
+// list carries the equivalences, and the ZZ list. Loaded as the LOTL, the
+// ZZ list is mapped onto eIDAS terms, and the qualified signer of the
+// corpus case xades-037 (John Doe, ZZ qualified CA) comes out QESIG, as
+// EU DSS's ThirdCountryLOTLTest asserts.
+func TestMRAThirdCountryList(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	dir := realworld.Trust(t)
+	const (
+		mraLOTL = "https://example.test/mra-lotl.xml"
+		zzTL    = "https://esignature.ec.europa.eu/efda/intl-pilot/api/v1/intl-pilot/tl/mra_tl_zz.xml"
+	)
+	at := time.Date(2022, 7, 28, 9, 0, 0, 0, time.UTC) // the case's signing time
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cache, err := tlcache.Open(t.TempDir(), logger)
+	is.NoErr(err)
+	for url, file := range map[string]string{mraLOTL: "dss/mra/mra-lotl.xml", zzTL: "dss/mra/mra-zz-tl.xml"} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		is.NoErr(err)
+		is.NoErr(cache.Store(context.Background(), url, data, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
+	}
+	signerDER, err := os.ReadFile(filepath.Join(dir, "anchors", "pades-009-mra-john-doe-lta-1.cer")) // ZZ-LOTL-signer
+	is.NoErr(err)
+	lotlSigner, err := cert.Parse(signerDER)
+	is.NoErr(err)
+	store := app.NewTrustStore(app.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
+		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return at }, logger)
+	snap := store.LoadCache(context.Background())
+
+	var zz *trust.ListState
+	for i, l := range snap.Lists {
+		if l.URL == zzTL {
+			zz = &snap.Lists[i]
+		}
+	}
+	if zz == nil || zz.List == nil {
+		t.Fatalf("the ZZ list was not loaded: %+v", snap.Lists)
+	}
+	is.Equal(zz.Framework, trust.EUEIDAS) // mapped onto eIDAS by the agreement
+	is.Equal(zz.Authenticity, trust.AuthValid)
+	svc := zz.List.Providers[0].Services[0]
+	is.Equal(svc.Type, trust.TypeCAQC)
+	is.Equal(svc.Status, trust.StatusGranted)
+	is.True(svc.Equivalence != nil)
+
+	// The signer of xades-037 and its qualification through the ZZ list.
+	doc, err := os.ReadFile(realworld.File(t, "xades-037-mra-john-doe-lta"))
+	is.NoErr(err)
+	m := regexp.MustCompile(`<ds:X509Certificate>([^<]*)</ds:X509Certificate>`).FindSubmatch(doc)
+	is.True(m != nil)
+	der, err := base64.StdEncoding.DecodeString(regexp.MustCompile(`\s`).ReplaceAllString(string(m[1]), ""))
+	is.NoErr(err)
+	signer, err := cert.Parse(der)
+	is.NoErr(err)
+	anchors := certpath.NewAnchorSet(certpath.AnchorsFrom(snap, cert.Parse))
+	var intermediates []*x509.Certificate // the case's CA certificates, as DSS's test supplies them
+	for _, n := range []string{"2", "3"} {
+		der, err := os.ReadFile(filepath.Join(dir, "anchors", "xades-037-mra-john-doe-lta-"+n+".cer"))
+		is.NoErr(err)
+		c, err := cert.Parse(der)
+		is.NoErr(err)
+		intermediates = append(intermediates, c)
+	}
+	paths, err := certpath.Build(signer, certpath.Options{AnchorSet: anchors, Intermediates: intermediates, CheckSignature: cert.CheckCertificateSignature})
+	is.NoErr(err)
+	a := paths[0].Anchor
+	var listings []qualification.Listing
+	for _, l := range anchors.Listed(a.Certificate) {
+		listings = append(listings, qualification.Listing{Service: l.Service, Territory: l.Territory, Framework: l.Framework})
+	}
+	r := qualification.Evaluate(qualification.Input{Indication: verdict.TotalPassed, Signer: signer, Framework: a.Framework, Listings: listings, BestSignatureTime: at})
+	is.Equal(*r.EIDAS, qualification.QESig)
+	is.Equal(r.Notes[0].Code, qualification.CodeMRA)
+}
