@@ -57,9 +57,15 @@ type validation struct {
 // intermediate CA is on the DE, FR and CH lists.
 func newValidation(t *testing.T, at time.Time, extra ...string) *validation {
 	t.Helper()
+	return newValidationWith(t, at, tl.EcosystemOptions{}, extra...)
+}
+
+// newValidationWith is newValidation over an ecosystem made with o.
+func newValidationWith(t *testing.T, at time.Time, o tl.EcosystemOptions, extra ...string) *validation {
+	t.Helper()
 	srv := pki.Start(t)
 	srv.SetClock(func() time.Time { return at })
-	eco, err := tl.NewEcosystem(srv.PKI, at)
+	eco, err := tl.NewEcosystemWith(srv.PKI, at, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,9 @@ func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func
 	if err != nil {
 		return cfg, nil, fmt.Errorf("fixture PKI (svc.dss.validator.dev.pki-address; the samples of fixtures/samples need the default %s, port 0 picks a free one): %w", pki.DevAddress, err)
 	}
-	eco, err := tl.NewEcosystem(srv.PKI, time.Now())
+	// With the EU and Swiss branches, so that every qualification outcome
+	// of fixtures/samples shows in development mode.
+	eco, err := tl.NewEcosystemWith(srv.PKI, time.Now(), tl.EcosystemOptions{Branches: true})
 	if err != nil {
 		srv.Close()
 		return cfg, nil, fmt.Errorf("fixture trusted lists: %w", err)
