@@ -41,6 +41,7 @@ func TestQualificationEndToEnd(t *testing.T) {
 		{"EU QES without time-stamp", p.SignerEUQES, nil, "EU_EIDAS", str(qualification.QESig), nil, nil, ""},
 		{"EU qualified seal", p.SealEUQES, nil, "EU_EIDAS", str(qualification.QESeal), nil, nil, ""},
 		{"EU qualified certificate, no QSCD", p.SignerEUQC, nil, "EU_EIDAS", str(qualification.AdESigQC), nil, nil, qualification.CodeNotQSCD},
+		{"EU advanced: a certificate for eSig, not qualified", p.SignerEUAdES, nil, "EU_EIDAS", str(qualification.AdESig), nil, nil, qualification.CodeNotQualified},
 		{"EU non-qualified certificate", p.SignerEUPlain, nil, "EU_EIDAS", str(qualification.Unknown), nil, nil, qualification.CodeNotQualified},
 		{"Swiss QES, Swiss qualified time-stamp", p.SignerCHQES, p.TSACH, "CH_ZERTES", nil, str(qualification.ZertESQES), &yes, ""},
 		{"Swiss QES without time-stamp", p.SignerCHQES, nil, "CH_ZERTES", nil, str(qualification.ZertESQES), &no, qualification.CodeNoQualifiedTimestamp},

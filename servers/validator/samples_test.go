@@ -50,6 +50,7 @@ func expectedOf(sum verdict.ValidationSummary) sampleset.Expected {
 		e.Signatures = append(e.Signatures, sampleset.ExpectedSignature{
 			SignatureFormat: r.SignatureFormat, Indication: r.Indication, SubIndication: r.SubIndication,
 			TrustFramework: r.TrustFramework, AnchorCountry: r.AnchorCountry,
+			EIDASQualification: r.EIDASQualification, SwissQualification: r.SwissQualification, HandwrittenEquivalent: r.HandwrittenEquivalent,
 		})
 	}
 	return e
