@@ -10,6 +10,7 @@ import (
 
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/domain/qualification"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -91,4 +92,80 @@ func orNull[T any](p *T) any {
 		return "null"
 	}
 	return *p
+}
+
+// The service history, additional information and qualifiers of a
+// published list reach the qualification: the DE list's entry for the
+// EU CA is republished for each case and the trust store refreshed.
+func TestQualificationFromPublishedList(t *testing.T) {
+	s := newValidationWith(t, pki.ReferenceTime, tl.EcosystemOptions{Branches: true})
+	p := s.pki.PKI
+	signedAt := s.at.Add(-time.Hour)
+	d := pades.New(1)
+	// T: the time-stamp is the proof that the signature existed at
+	// signedAt; without it, the signing time would be the validation time.
+	if err := d.Sign(pades.Options{PKI: p, Signer: p.SignerEUQES, Level: cades.T, SigningTime: signedAt, TSA: p.TSAEU}); err != nil {
+		t.Fatal(err)
+	}
+	since := p.IntermediateEU.Certificate.NotBefore
+	criteria := func(policy string) string {
+		return `<sie:CriteriaList assert="atLeastOne"><sie:PolicySet><sie:PolicyIdentifier><xades:Identifier>` + policy + `</xades:Identifier></sie:PolicyIdentifier></sie:PolicySet></sie:CriteriaList>`
+	}
+	const qcpNQSCD = "0.4.0.194112.1.2" // the QES signer's policy
+	tests := []struct {
+		name string
+		edit func(*tl.Service)
+		want string
+		code string
+	}{
+		{"granted", func(*tl.Service) {}, qualification.QESig, ""},
+		{"withdrawn before signing", func(svc *tl.Service) {
+			svc.Status, svc.StatusStart = tl.StatusWithdrawn, signedAt.Add(-24*time.Hour)
+			svc.History = []tl.Period{{Start: since}}
+		}, qualification.AdESig, qualification.CodeServiceNotGranted},
+		{"withdrawn after signing", func(svc *tl.Service) {
+			svc.Status, svc.StatusStart = tl.StatusWithdrawn, signedAt.Add(30*time.Minute)
+			svc.History = []tl.Period{{Start: since}}
+		}, qualification.QESig, ""},
+		{"QCNoQSCD for the signer's policy", func(svc *tl.Service) {
+			svc.Qualifications = []tl.Qualification{{Qualifiers: []string{tl.QualifierQCNoQSCD}, CriteriaXML: criteria(qcpNQSCD)}}
+		}, qualification.AdESigQC, qualification.CodeNotQSCD},
+		{"QCNoQSCD for another policy: the criteria miss", func(svc *tl.Service) {
+			svc.Qualifications = []tl.Qualification{{Qualifiers: []string{tl.QualifierQCNoQSCD}, CriteriaXML: criteria("1.2.3.4")}}
+		}, qualification.QESig, ""},
+		{"QCForESeal: the service does not cover signatures", func(svc *tl.Service) {
+			svc.Qualifications = []tl.Qualification{{Qualifiers: []string{tl.QualifierQCForESeal}, CriteriaXML: criteria(qcpNQSCD)}}
+		}, qualification.NA, qualification.CodeTypeNotCovered},
+		{"a service for seals only", func(svc *tl.Service) { svc.AdditionalInfo = []string{tl.ASIForeSeals} }, qualification.NA, qualification.CodeTypeNotCovered},
+		{"NotQualified", func(svc *tl.Service) {
+			svc.Qualifications = []tl.Qualification{{Qualifiers: []string{tl.QualifierNotQualified}, CriteriaXML: criteria(qcpNQSCD)}}
+		}, qualification.AdESig, qualification.CodeNotQualified},
+	}
+	base := s.eco.Spec("DE")
+	for _, tt := range tests {
+		spec := base
+		spec.SequenceNumber++
+		spec.Services = slices.Clone(base.Services)
+		i := slices.IndexFunc(spec.Services, func(svc tl.Service) bool { return svc.Certificate.Equal(p.IntermediateEU.Certificate) })
+		if i < 0 {
+			t.Fatal("the EU CA is not on the DE list")
+		}
+		tt.edit(&spec.Services[i])
+		if err := s.eco.Publish("DE", spec, 0); err != nil {
+			t.Fatal(err)
+		}
+		s.v.Trust().Refresh(context.Background())
+		sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, app.ValidateOptions{At: s.at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := sum.Signatures[0]
+		if r.EIDASQualification == nil || *r.EIDASQualification != tt.want {
+			t.Errorf("%s: eidasQualification %v, want %s (warnings %+v)", tt.name, orNull(r.EIDASQualification), tt.want, r.Warnings)
+			continue
+		}
+		if tt.code != "" && !slices.ContainsFunc(r.Warnings, func(w verdict.Message) bool { return w.Code == tt.code }) {
+			t.Errorf("%s: warnings %+v lack %s", tt.name, r.Warnings, tt.code)
+		}
+	}
 }
