@@ -71,6 +71,16 @@ func TestQualificationEndToEnd(t *testing.T) {
 			is.Equal(orNull(r.EIDASQualification), orNull(tt.eidas))
 			is.Equal(orNull(r.SwissQualification), orNull(tt.swiss))
 			is.Equal(orNull(r.HandwrittenEquivalent), orNull(tt.handwritten))
+			if tt.tsa != nil {
+				// The time-stamp is reported with its qualification on the
+				// TSA's own list.
+				want := map[*pki.Identity]string{p.TSAEU: "QTSA/EU_EIDAS", p.TSACH: "QTSA/CH_ZERTES", p.TSACHPlain: "TSA/CH_ZERTES", p.TSA: "QTSA/EU_EIDAS"}[tt.tsa]
+				is.Equal(len(r.Timestamps), 1)
+				is.Equal(r.Timestamps[0].Qualification+"/"+r.Timestamps[0].TrustFramework, want)
+				is.Equal(r.Timestamps[0].Type, "SIGNATURE_TIMESTAMP")
+			} else {
+				is.Equal(len(r.Timestamps), 0)
+			}
 			var codes []string
 			for _, w := range r.Warnings {
 				if len(w.Code) > 14 && w.Code[:14] == "QUALIFICATION_" {

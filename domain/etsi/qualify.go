@@ -24,14 +24,34 @@ func Qualify(rep *verdict.SignatureReport, sig ades.Signature, r Result, anchors
 		in.Listings = listings(anchors, r.Path.Anchor)
 	}
 	for _, ts := range r.Timestamps {
-		if ts.Type != ades.SignatureTimestamp && ts.Type != ades.ArchiveTimestamp {
-			continue // a content time-stamp does not cover the signature
-		}
 		t := qualification.Timestamp{Generated: ts.GenTime, LowestPOE: ts.POE}
+		tr := verdict.TimestampReport{Type: timestampTypeName(ts.Type), GenerationTime: ts.GenTime.UTC(), TrustFramework: verdict.FrameworkUnknown}
 		if ts.Path != nil && !ts.Path.Anchor.Private {
-			t.Listings = listings(anchors, ts.Path.Anchor)
+			a := ts.Path.Anchor
+			// A TSA whose own certificate is a listed service (TSA/QTST
+			// services list the unit's certificate) is judged by that
+			// service; otherwise by the services listing its anchor.
+			if own := anchors.Listed(ts.Path.Leaf()); len(own) > 0 {
+				a = own[0]
+			}
+			t.Listings = listings(anchors, a)
+			if fw := frameworkName(a.Framework); fw != "" {
+				country := a.Territory
+				tr.TrustFramework, tr.AnchorCountry = fw, &country
+			}
 		}
-		in.Timestamps = append(in.Timestamps, t)
+		// On the TSA's own list: the framework of its anchor.
+		var own []qualification.Listing
+		for _, l := range t.Listings {
+			if tr.TrustFramework != verdict.FrameworkUnknown && frameworkName(l.Framework) == tr.TrustFramework {
+				own = append(own, l)
+			}
+		}
+		tr.Qualification = qualification.TimestampQualification(own, ts.GenTime, ts.POE)
+		rep.Timestamps = append(rep.Timestamps, tr)
+		if ts.Type == ades.SignatureTimestamp || ts.Type == ades.ArchiveTimestamp {
+			in.Timestamps = append(in.Timestamps, t) // a content time-stamp does not cover the signature
+		}
 	}
 	q := qualification.Evaluate(in)
 	rep.EIDASQualification, rep.SwissQualification, rep.HandwrittenEquivalent = q.EIDAS, q.Swiss, q.Handwritten
@@ -51,4 +71,28 @@ func listings(anchors *certpath.AnchorSet, a certpath.Anchor) []qualification.Li
 		}
 	}
 	return out
+}
+
+func timestampTypeName(t ades.TimestampType) string {
+	switch t {
+	case ades.ContentTimestamp:
+		return "CONTENT_TIMESTAMP"
+	case ades.SignatureTimestamp:
+		return "SIGNATURE_TIMESTAMP"
+	case ades.ValidationDataTimestamp:
+		return "VALIDATION_DATA_TIMESTAMP"
+	case ades.ArchiveTimestamp:
+		return "ARCHIVE_TIMESTAMP"
+	}
+	return "TIMESTAMP"
+}
+
+func frameworkName(f trust.Framework) string {
+	switch f {
+	case trust.EUEIDAS:
+		return verdict.FrameworkEUEIDAS
+	case trust.CHZERTES:
+		return verdict.FrameworkCHZertES
+	}
+	return ""
 }

@@ -59,6 +59,25 @@ type SignatureReport struct {
 	// which revision, and the signer's claimed reason and location, so
 	// that a reader can tell the signatures of one document apart.
 	PDF *PDFSignature `json:"pdf,omitempty"`
+	// Timestamps are the time-stamps that gave the signature a proof of
+	// existence, with their qualification (not in the specification's
+	// table; omitted when there is none).
+	Timestamps []TimestampReport `json:"timestamps,omitempty"`
+}
+
+// TimestampReport is a valid time-stamp of a signature
+// (docs/validate-api.md).
+type TimestampReport struct {
+	// Type is SIGNATURE_TIMESTAMP, ARCHIVE_TIMESTAMP, CONTENT_TIMESTAMP or
+	// VALIDATION_DATA_TIMESTAMP.
+	Type           string    `json:"type"`
+	GenerationTime time.Time `json:"generationTime"`
+	// TrustFramework and AnchorCountry are those of the TSA's anchor.
+	TrustFramework string  `json:"trustFramework"`
+	AnchorCountry  *string `json:"anchorCountry"`
+	// Qualification is QTSA, TSA or NA (ETSI TS 119 615), on the TSA's
+	// own list.
+	Qualification string `json:"qualification"`
 }
 
 // PDFSignature is where a signature sits in a PDF (docs/validate-api.md).
