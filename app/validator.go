@@ -31,6 +31,8 @@ type Validator struct {
 	trust      *TrustStore
 	scheduler  gocron.Scheduler
 	validation validation
+	// auth is nil under permit-all.
+	auth *authenticator
 }
 
 // NewValidator wires the service for cfg. It logs the warnings the spec

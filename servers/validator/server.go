@@ -18,6 +18,7 @@ func newServer(a *app.Validator, logger *slog.Logger) *echo.Echo {
 	cfg := a.Config()
 	e := shell.New(logger, errorHandler(logger))
 	e.Use(
+		authMiddleware(a, logger),
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.validator.max-request-bytes"),
 		upload.Middleware(upload.Limits{MaxFileSize: cfg.Multipart.MaxFileSize, MaxRequestSize: cfg.Multipart.MaxRequestSize}),
 	)
@@ -28,8 +29,9 @@ func newServer(a *app.Validator, logger *slog.Logger) *echo.Echo {
 }
 
 // trustStatus reports the trust store without an upload: the same
-// information as a verdict's trustData. Authentication of /api/ paths
-// arrives with the tenant filters; in permit-all it is open.
+// information as a verdict's trustData. Like every /api/ path it needs a
+// licensed tenant's bearer token (authMiddleware); in permit-all it is
+// open.
 func trustStatus(a *app.Validator) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/svc-dss/dss/adapters/oidc"
+)
+
+// The outcomes of Authorize a server turns into statuses
+// (validation-service.md §7): 401, 403 and 502.
+var (
+	// ErrUnauthenticated: no usable bearer token.
+	ErrUnauthenticated = errors.New("app: not authenticated")
+	// ErrForbidden: an authenticated tenant without the dss.validator
+	// license.
+	ErrForbidden = errors.New("app: not authorized")
+	// ErrAuthUnavailable: the control database or the tenant's identity
+	// provider did not answer.
+	ErrAuthUnavailable = errors.New("app: control database or identity provider unavailable")
+)
+
+// FeatureValidator is the license a tenant needs to validate (§1 item 6).
+const FeatureValidator = "dss.validator"
+
+// DevelopmentTenant is the tenant of every request under permit-all.
+const DevelopmentTenant = "00000000-0000-4000-8000-000000000000"
+
+// A Principal is the authenticated caller of a request.
+type Principal struct {
+	Tenant  string
+	Subject string
+	// Development is set under permit-all: nobody was authenticated.
+	Development bool
+}
+
+// licenses tells whether a tenant holds a feature license now. An error
+// is an infrastructure failure.
+type licenses func(ctx context.Context, tenant, feature string) (bool, error)
+
+// authenticator verifies bearer tokens and enforces the license.
+type authenticator struct {
+	verifier *oidc.Verifier
+	licensed licenses
+}
+
+// Authorize authenticates an Authorization header value and checks that
+// the tenant holds the dss.validator license (§5 items 2 and 3). Under
+// permit-all it returns the development tenant without looking at the
+// header (§5 item 4). Errors wrap ErrUnauthenticated, ErrForbidden or
+// ErrAuthUnavailable, with a reason that never holds the token.
+func (v *Validator) Authorize(ctx context.Context, header string) (Principal, error) {
+	if v.cfg.PermitAll {
+		return Principal{Tenant: DevelopmentTenant, Development: true}, nil
+	}
+	if v.auth == nil {
+		// NewValidator refuses this configuration; a zero Validator must
+		// still fail closed.
+		return Principal{}, fmt.Errorf("%w: no control database is configured", ErrAuthUnavailable)
+	}
+	token, ok := bearerToken(header)
+	if !ok {
+		return Principal{}, fmt.Errorf("%w: the request carries no bearer token", ErrUnauthenticated)
+	}
+	id, err := v.auth.verifier.Verify(ctx, token)
+	switch {
+	case errors.Is(err, oidc.ErrUnauthenticated):
+		return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, err)
+	case err != nil:
+		return Principal{}, fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
+	}
+	licensed, err := v.auth.licensed(ctx, id.Tenant, FeatureValidator)
+	switch {
+	case err != nil:
+		return Principal{}, fmt.Errorf("%w: license of tenant %s: %w", ErrAuthUnavailable, id.Tenant, err)
+	case !licensed:
+		return Principal{}, fmt.Errorf("%w: tenant %s does not hold the %s license", ErrForbidden, id.Tenant, FeatureValidator)
+	}
+	return Principal{Tenant: id.Tenant, Subject: id.Subject}, nil
+}
+
+// bearerToken reads "Bearer <token>" (RFC 6750, 2.1; the scheme is
+// case-insensitive).
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != "" && !strings.ContainsAny(token, " \t")
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/servers/internal/problem"
+)
+
+// principalKey is where a request's authenticated tenant is kept.
+const principalKey = "principal"
+
+// authMiddleware is the tenant filter of the API (validation-service.md
+// §5): every path under /api/ needs a bearer token of a licensed tenant;
+// the health probe and anything else are left alone. It runs before the
+// upload is read, so that an unauthenticated request costs no parsing.
+func authMiddleware(a *app.Validator, logger *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if !strings.HasPrefix(c.Request().URL.Path, "/api/") {
+				return next(c)
+			}
+			p, err := a.Authorize(c.Request().Context(), c.Request().Header.Get(echo.HeaderAuthorization))
+			if err != nil {
+				return authProblem(c, logger, err)
+			}
+			c.Set(principalKey, p)
+			return next(c)
+		}
+	}
+}
+
+// authProblem answers a refused request: 401 with a Bearer challenge,
+// 403, or 502. The detail says why, never with the token.
+func authProblem(c echo.Context, logger *slog.Logger, err error) error {
+	var p problem.Problem
+	switch {
+	case errors.Is(err, app.ErrUnauthenticated):
+		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="svc-dss"`)
+		p = problem.New(http.StatusUnauthorized, "unauthenticated", "a valid bearer token of a tenant is required: "+reason(err))
+	case errors.Is(err, app.ErrForbidden):
+		p = problem.New(http.StatusForbidden, "forbidden", reason(err))
+	default:
+		logger.ErrorContext(c.Request().Context(), "authentication could not run", slog.String("error", err.Error()))
+		p = problem.New(http.StatusBadGateway, "infrastructure-failure", "authentication could not run: the control database or the identity provider did not answer; quote the request id when reporting it")
+	}
+	return problem.Write(c, p)
+}
+
+// reason is the last part of an error chain's message: what the caller
+// may be told.
+func reason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		return msg[i+2:]
+	}
+	return msg
+}
