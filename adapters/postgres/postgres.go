@@ -1,27 +1,16 @@
-// Package postgres is the control-database adapter: a read-only
-// PostgreSQL connection pool through sqlx and lib/pq.
-//
-// # Scope
-//
-// This file opens and checks the pool. The queries for tenants, licences,
-// keys and partitions live beside it as the use cases need them.
-//
-// # Read-only
-//
-// Both programs only read the control database. Every connection is opened
-// with default_transaction_read_only=on, so a write fails in the database
-// even if a bug tried one.
 package postgres
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq" // registers the "postgres" driver
+	"github.com/lib/pq"
 )
 
 // Options locate the database. URL may be postgres://, postgresql:// or the
@@ -40,18 +29,39 @@ type Options struct {
 // password rotation is picked up without restarting the service.
 const connMaxIdle = 5 * time.Minute
 
-// Open returns a pool for o. It does not connect: a database that is down
-// at start-up makes the health probe report DOWN rather than stopping the
-// service, and the pool connects once the database answers.
+// Open returns a read-only pool for o. It does not connect: a database
+// that is down at start-up makes the health probe report DOWN rather than
+// stopping the service, and the pool connects once the database answers.
+//
+// Statements outside a transaction are read-only through the session
+// default (see [DSN]); transactions are begun READ ONLY by the pool itself,
+// because lib/pq begins every other transaction with an explicit READ
+// WRITE that overrides the default.
 func Open(o Options) (*sqlx.DB, error) {
-	dsn, err := DSN(o)
+	return open(o, true)
+}
+
+// OpenWritable returns a pool for o without the read-only guard, for
+// [Migrate], [Seed] and tests only. The services never call it: they read
+// through [Open]. Like Open it does not connect.
+func OpenWritable(o Options) (*sqlx.DB, error) {
+	return open(o, false)
+}
+
+func open(o Options, readOnly bool) (*sqlx.DB, error) {
+	source, err := dsn(o, readOnly)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlx.Open("postgres", dsn)
+	pqc, err := pq.NewConnector(source)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
+	var c driver.Connector = pqc
+	if readOnly {
+		c = readOnlyConnector{pqc}
+	}
+	db := sqlx.NewDb(sql.OpenDB(c), "postgres")
 	if o.MaxConns > 0 {
 		db.SetMaxOpenConns(o.MaxConns)
 		db.SetMaxIdleConns(o.MaxConns)
@@ -60,8 +70,59 @@ func Open(o Options) (*sqlx.DB, error) {
 	return db, nil
 }
 
-// DSN builds the lib/pq connection URL for o.
+// readOnlyConnector opens lib/pq connections whose transactions are all
+// READ ONLY, whatever the caller asked for.
+type readOnlyConnector struct{ *pq.Connector }
+
+func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pc, ok := conn.(pqConn)
+	if !ok {
+		// Only a lib/pq upgrade can get here; failing beats silently
+		// losing the fast paths database/sql takes through these methods.
+		_ = conn.Close()
+		return nil, fmt.Errorf("postgres: lib/pq connection %T lacks an expected method", conn)
+	}
+	return readOnlyConn{pc}, nil
+}
+
+// pqConn is the method set of lib/pq's connection that database/sql
+// looks for; readOnlyConn must pass all of it on.
+type pqConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.QueryerContext
+	driver.ExecerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+	driver.NamedValueChecker
+}
+
+type readOnlyConn struct{ pqConn }
+
+func (c readOnlyConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	opts.ReadOnly = true
+	return c.pqConn.BeginTx(ctx, opts)
+}
+
+// Begin is the pre-context entry point; database/sql does not call it
+// while BeginTx exists, but a caller of the raw driver.Conn could.
+func (c readOnlyConn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// DSN builds the lib/pq connection URL for o, with the read-only default
+// that [Open] relies on.
 func DSN(o Options) (string, error) {
+	return dsn(o, true)
+}
+
+func dsn(o Options, readOnly bool) (string, error) {
 	u, err := url.Parse(strings.TrimPrefix(o.URL, "jdbc:"))
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return "", fmt.Errorf("postgres: %q is not a PostgreSQL URL", redacted(o.URL))
@@ -97,7 +158,12 @@ func DSN(o Options) (string, error) {
 	if o.Schema != "" {
 		q.Set("search_path", o.Schema)
 	}
-	q.Set("default_transaction_read_only", "on")
+	// A parameter in the URL must not override the caller's choice either
+	// way.
+	q.Del("default_transaction_read_only")
+	if readOnly {
+		q.Set("default_transaction_read_only", "on")
+	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
