@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/oidc"
+	"github.com/svc-dss/dss/adapters/postgres"
 )
 
 // The outcomes of Authorize a server turns into statuses
@@ -81,6 +85,21 @@ func (v *Validator) Authorize(ctx context.Context, header string) (Principal, er
 	return Principal{Tenant: id.Tenant, Subject: id.Subject}, nil
 }
 
+// ErrNoControlDB is why the API cannot be served: no control database
+// and no permit-all (validation-service.md §1, "Runtime prerequisites").
+var ErrNoControlDB = errors.New("svc.dss.control-db.url is blank: tenant authentication and licensing need the control database; " +
+	"set it (env SVC_DSS_CONTROL_DB_URL), or, for development only, set svc.dss.validator.security.permit-all=true")
+
+// CheckServing reports whether the API can be served as configured: with
+// the control database, or under permit-all. The commands (validate,
+// trust-status) run without either.
+func (v *Validator) CheckServing() error {
+	if v.cfg.PermitAll || v.auth != nil {
+		return nil
+	}
+	return ErrNoControlDB
+}
+
 // bearerToken reads "Bearer <token>" (RFC 6750, 2.1; the scheme is
 // case-insensitive).
 func bearerToken(header string) (string, bool) {
@@ -90,4 +109,27 @@ func bearerToken(header string) (string, bool) {
 	}
 	token = strings.TrimSpace(token)
 	return token, token != "" && !strings.ContainsAny(token, " \t")
+}
+
+// newAuthenticator verifies tokens against the providers of the control
+// database db and reads licenses from it, both through the bounded cache
+// (postgres.DefaultCacheTTL: a revoked license takes effect within it).
+func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
+	control := postgres.NewCachedControl(postgres.NewControl(db), postgres.DefaultCacheTTL, postgres.DefaultCacheEntries, clock)
+	providers := func(ctx context.Context, tenant string) (oidc.Provider, error) {
+		p, err := control.Provider(ctx, tenant)
+		switch {
+		case errors.Is(err, postgres.ErrNotFound):
+			return oidc.Provider{}, fmt.Errorf("%w: %w", oidc.ErrUnknownTenant, err)
+		case err != nil:
+			return oidc.Provider{}, err
+		}
+		return oidc.Provider{Issuer: p.Issuer, Audience: p.Audience}, nil
+	}
+	return &authenticator{
+		verifier: oidc.NewVerifier(providers, oidc.Options{Clock: clock}),
+		licensed: func(ctx context.Context, tenant, feature string) (bool, error) {
+			return control.HasFeature(ctx, tenant, feature, clock())
+		},
+	}
 }

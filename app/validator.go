@@ -50,6 +50,10 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
+	var auth *authenticator
+	if !cfg.PermitAll && db != nil {
+		auth = newAuthenticator(db, clock)
+	}
 	ts, err := newTrustStore(cfg, logger, clock)
 	if err != nil {
 		return nil, err
@@ -58,7 +62,7 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val}, nil
+	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth}, nil
 }
 
 // newValidation wires the document readers and the certificate-driven

@@ -68,6 +68,10 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 	if command != nil {
 		return runCommand(ctx, a, command, stdout, stderr)
 	}
+	if err := a.CheckServing(); err != nil {
+		logger.Error("start-up refused", slog.String("error", err.Error()))
+		return 1
+	}
 	if err := a.Start(ctx); err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/postgres"
+	op "github.com/svc-dss/dss/fixtures/oidc"
+	"github.com/svc-dss/dss/fixtures/pgtest"
+)
+
+// The seed's tenants: A and B licensed, C without the dss.validator
+// license.
+const (
+	tenantA = "11111111-1111-4111-8111-111111111111"
+	tenantB = "22222222-2222-4222-8222-222222222222"
+	tenantC = "33333333-3333-4333-8333-333333333333"
+)
+
+// authWorld is a running validator on a real control database (schema and
+// seed) whose tenants' providers are real OpenID providers.
+type authWorld struct {
+	url, dbURL string
+	admin      string // a connection URL that may change the database
+	a, b, c    *op.Provider
+}
+
+func newAuthWorld(t *testing.T, env ...string) *authWorld {
+	t.Helper()
+	w := &authWorld{admin: pgtest.NewDatabaseURL(t)}
+	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := postgres.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.Seed(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	w.a = op.Start(t, op.Options{Name: "tenant-a", DistinctKeys: true})
+	w.b = op.Start(t, op.Options{Name: "tenant-b", DistinctKeys: true})
+	w.c = op.Start(t, op.Options{Name: "tenant-c", DistinctKeys: true})
+	for tenant, p := range map[string]*op.Provider{tenantA: w.a, tenantB: w.b, tenantC: w.c} {
+		if _, err := db.ExecContext(ctx, `UPDATE oidc_providers SET issuer = $1 WHERE tenant_id = $2`, p.Issuer, tenant); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.dbURL = w.admin
+	s := start(t, nil, append([]string{"SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL=" + w.dbURL}, env...)...)
+	w.url = s.URL
+	return w
+}
+
+// token is a valid token of tenant from its provider, for the audience
+// the seed registers (dss-validator-a, -b, -c).
+func (w *authWorld) token(t *testing.T, p *op.Provider, tenant string) string {
+	t.Helper()
+	aud := map[*op.Provider]string{w.a: "dss-validator-a", w.b: "dss-validator-b", w.c: "dss-validator-c"}[p]
+	return p.Token(t, op.Claims{TenantID: tenant, Audience: []string{aud}})
+}
+
+// call sends an authenticated request to path ("" header: none) and
+// returns the status and body.
+func call(t *testing.T, base, method, path, header string) (int, string, http.Header) {
+	t.Helper()
+	var body io.Reader
+	contentType := ""
+	if method == http.MethodPost {
+		b := "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"doc.bin\"\r\n\r\nnot a signature\r\n--x--\r\n"
+		body, contentType = strings.NewReader(b), "multipart/form-data; boundary=x"
+	}
+	req, err := http.NewRequest(method, base+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if header != "" {
+		req.Header.Set("Authorization", header)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), res.Header
+}
+
+// The attack matrix, on both API endpoints alike: each refused token gets
+// its status and a problem document that never echoes it.
+func TestBearerAuthentication(t *testing.T) {
+	t.Parallel()
+	w := newAuthWorld(t)
+	good := func(p *op.Provider, tenant, aud string, mod func(map[string]any)) map[string]any {
+		c := p.ClaimSet(t, op.Claims{TenantID: tenant, Audience: []string{aud}})
+		if mod != nil {
+			mod(c)
+		}
+		return c
+	}
+	now := time.Now()
+	valid := w.token(t, w.a, tenantA)
+	tests := []struct {
+		name   string
+		header string
+		status int
+		kind   string // the problem type's slug; "" for a success
+	}{
+		{"valid token of a licensed tenant", "Bearer " + valid, 0, ""},
+		{"scheme in lower case", "bearer " + valid, 0, ""},
+		{"no header", "", 401, "unauthenticated"},
+		{"not Bearer", "Basic " + valid, 401, "unauthenticated"},
+		{"garbage", "Bearer garbage", 401, "unauthenticated"},
+		{"alg none", "Bearer " + w.a.Unsigned(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
+		{"HS256 keyed with the provider's public key", "Bearer " + w.a.HS256WithPublicKey(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
+		{"unknown kid", "Bearer " + w.a.UnknownKid(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
+		{"tenant A's token with tenant B's claim", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantB, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated"},
+		{"wrong audience", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated"},
+		{"expired", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), 401, "unauthenticated"},
+		{"not yet valid", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) {
+			c["nbf"], c["exp"] = now.Add(time.Hour).Unix(), now.Add(2*time.Hour).Unix()
+		})), 401, "unauthenticated"},
+		{"issuer not registered: an unknown tenant", "Bearer " + w.a.Token(t, op.Claims{TenantID: "44444444-4444-4444-8444-444444444444", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
+		{"a tenant id that is no UUID", "Bearer " + w.a.Token(t, op.Claims{TenantID: "'; DROP TABLE tenants; --", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
+		{"tenant without the license", "Bearer " + w.token(t, w.c, tenantC), 403, "forbidden"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			for _, ep := range []struct{ method, path string }{{http.MethodGet, "/api/trust-status"}, {http.MethodPost, "/api/validate"}} {
+				status, body, h := call(t, w.url, ep.method, ep.path, tt.header)
+				if tt.kind == "" {
+					is.True(status != 401 && status != 403 && status != 502) // authenticated: the request is processed
+					continue
+				}
+				is.Equal(status, tt.status)                                             // ep.path
+				is.True(strings.Contains(body, `"type":"urn:svc-dss:problem:`+tt.kind)) // ep.path
+				is.Equal(h.Get("Content-Type"), "application/problem+json")
+				if tt.status == 401 {
+					is.Equal(h.Get("WWW-Authenticate"), `Bearer realm="svc-dss"`)
+				}
+				if token := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(tt.header, "Bearer"), "Basic")); len(token) > 8 {
+					is.True(!strings.Contains(body, token)) // the token is never echoed
+				}
+			}
+		})
+	}
+
+	// The health probe stays anonymous and says nothing more.
+	is := is.New(t)
+	status, body, _ := call(t, w.url, http.MethodGet, "/actuator/health", "")
+	is.Equal(status, 200)
+	is.Equal(strings.TrimSpace(body), `{"status":"UP"}`)
+}
+
+// A control database that does not answer is 502, and the service
+// recovers by itself when it answers again: here the service's role loses
+// and regains its access.
+func TestControlDatabaseOutage(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	admin := pgtest.NewDatabaseURL(t)
+	db, err := postgres.OpenWritable(postgres.Options{URL: admin})
+	is.NoErr(err)
+	defer db.Close()
+	ctx := context.Background()
+	is.NoErr(postgres.Migrate(ctx, db))
+	is.NoErr(postgres.Seed(ctx, db))
+	a := op.Start(t, op.Options{Name: "tenant-a", DistinctKeys: true})
+	b := op.Start(t, op.Options{Name: "tenant-b", DistinctKeys: true})
+	_, err = db.ExecContext(ctx, `UPDATE oidc_providers SET issuer = $1 WHERE tenant_id = $2`, a.Issuer, tenantA)
+	is.NoErr(err)
+	_, err = db.ExecContext(ctx, `UPDATE oidc_providers SET issuer = $1 WHERE tenant_id = $2`, b.Issuer, tenantB)
+	is.NoErr(err)
+	// The service connects as a role of its own, with read access only.
+	role := fmt.Sprintf("svc_reader_%d", time.Now().UnixNano())
+	for _, q := range []string{
+		`CREATE ROLE ` + role + ` LOGIN`,
+		`GRANT USAGE ON SCHEMA public TO ` + role,
+		`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ` + role,
+	} {
+		_, err := db.ExecContext(ctx, q)
+		is.NoErr(err)
+	}
+	t.Cleanup(func() {
+		db.ExecContext(context.Background(), `REASSIGN OWNED BY `+role+` TO CURRENT_USER`)
+		db.ExecContext(context.Background(), `DROP OWNED BY `+role)
+		db.ExecContext(context.Background(), `DROP ROLE `+role)
+	})
+	u, err := url.Parse(admin)
+	is.NoErr(err)
+	u.User = url.User(role)
+	s := start(t, nil, "SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL="+u.String())
+
+	tokenA := a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-a"}})
+	tokenB := b.Token(t, op.Claims{TenantID: tenantB, Audience: []string{"dss-validator-b"}})
+	status, _, _ := call(t, s.URL, http.MethodGet, "/api/trust-status", "Bearer "+tokenA)
+	is.Equal(status, 200)
+
+	_, err = db.ExecContext(ctx, `REVOKE SELECT ON ALL TABLES IN SCHEMA public FROM `+role)
+	is.NoErr(err)
+	// Tenant B is not cached: its lookup reaches the database, which refuses.
+	status, body, _ := call(t, s.URL, http.MethodGet, "/api/trust-status", "Bearer "+tokenB)
+	is.Equal(status, 502)
+	is.True(strings.Contains(body, "urn:svc-dss:problem:infrastructure-failure"))
+	is.True(!strings.Contains(body, "permission denied")) // the cause is for the log
+
+	_, err = db.ExecContext(ctx, `GRANT SELECT ON ALL TABLES IN SCHEMA public TO `+role)
+	is.NoErr(err)
+	status, _, _ = call(t, s.URL, http.MethodGet, "/api/trust-status", "Bearer "+tokenB)
+	is.Equal(status, 200) // recovered: errors are never cached
+}
+
+// Without a control database and without permit-all the service refuses
+// to start, and says what to set.
+func TestNoControlDatabaseRefusesToServe(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	var out strings.Builder
+	code := run(context.Background(), nil, append(offline(t), "SVC_DSS_VALIDATOR_PERMIT_ALL=false"), &out, io.Discard, nil) // the server logs on stdout
+	is.Equal(code, 1)
+	is.True(strings.Contains(out.String(), "svc.dss.control-db.url is blank"))
+}
