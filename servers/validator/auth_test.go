@@ -15,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/adapters/postgres"
 	op "github.com/svc-dss/dss/fixtures/oidc"
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
 // The seed's tenants: A and B licensed, C without the dss.validator
@@ -33,7 +34,7 @@ type authWorld struct {
 	a, b, c    *op.Provider
 }
 
-func newAuthWorld(t *testing.T, env ...string) *authWorld {
+func newAuthWorld(t testing.TB, env ...string) *authWorld {
 	t.Helper()
 	w := &authWorld{admin: pgtest.NewDatabaseURL(t)}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
@@ -57,14 +58,13 @@ func newAuthWorld(t *testing.T, env ...string) *authWorld {
 		}
 	}
 	w.dbURL = w.admin
-	s := start(t, nil, append([]string{"SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL=" + w.dbURL}, env...)...)
-	w.url = s.URL
+	w.url = servertest.Run(t, run, nil, append(offline(t), append([]string{"SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL=" + w.dbURL}, env...)...)).URL
 	return w
 }
 
 // token is a valid token of tenant from its provider, for the audience
 // the seed registers (dss-validator-a, -b, -c).
-func (w *authWorld) token(t *testing.T, p *op.Provider, tenant string) string {
+func (w *authWorld) token(t testing.TB, p *op.Provider, tenant string) string {
 	t.Helper()
 	aud := map[*op.Provider]string{w.a: "dss-validator-a", w.b: "dss-validator-b", w.c: "dss-validator-c"}[p]
 	return p.Token(t, op.Claims{TenantID: tenant, Audience: []string{aud}})
@@ -72,7 +72,7 @@ func (w *authWorld) token(t *testing.T, p *op.Provider, tenant string) string {
 
 // call sends an authenticated request to path ("" header: none) and
 // returns the status and body.
-func call(t *testing.T, base, method, path, header string) (int, string, http.Header) {
+func call(t testing.TB, base, method, path, header string) (int, string, http.Header) {
 	t.Helper()
 	var body io.Reader
 	contentType := ""
@@ -113,6 +113,7 @@ func TestBearerAuthentication(t *testing.T) {
 	}
 	now := time.Now()
 	valid := w.token(t, w.a, tenantA)
+	stranger := op.Start(t, op.Options{Name: "tenant-a", DistinctKeys: true}) // registered for no tenant
 	tests := []struct {
 		name   string
 		header string
@@ -133,7 +134,8 @@ func TestBearerAuthentication(t *testing.T) {
 		{"not yet valid", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) {
 			c["nbf"], c["exp"] = now.Add(time.Hour).Unix(), now.Add(2*time.Hour).Unix()
 		})), 401, "unauthenticated"},
-		{"issuer not registered: an unknown tenant", "Bearer " + w.a.Token(t, op.Claims{TenantID: "44444444-4444-4444-8444-444444444444", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
+		{"issuer not registered: another provider's token for tenant A", "Bearer " + stranger.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
+		{"tenant unknown", "Bearer " + w.a.Token(t, op.Claims{TenantID: "44444444-4444-4444-8444-444444444444", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
 		{"a tenant id that is no UUID", "Bearer " + w.a.Token(t, op.Claims{TenantID: "'; DROP TABLE tenants; --", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
 		{"tenant without the license", "Bearer " + w.token(t, w.c, tenantC), 403, "forbidden"},
 	}
@@ -233,4 +235,68 @@ func TestNoControlDatabaseRefusesToServe(t *testing.T) {
 	code := run(context.Background(), nil, append(offline(t), "SVC_DSS_VALIDATOR_PERMIT_ALL=false"), &out, io.Discard, nil) // the server logs on stdout
 	is.Equal(code, 1)
 	is.True(strings.Contains(out.String(), "svc.dss.control-db.url is blank"))
+}
+
+// db migrate brings an empty database to the current schema, again
+// without change, and refuses what it cannot do, with its exit codes.
+func TestDBMigrateCommand(t *testing.T) {
+	t.Parallel()
+	url := pgtest.NewDatabaseURL(t)
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		code int
+		out  string // in stdout, or stderr when the code is not 0
+	}{
+		{"migrate and seed", []string{"db", "migrate", "--seed"}, []string{"SVC_DSS_CONTROL_DB_URL=" + url}, 0, "control database schema is up to date"},
+		{"again: nothing to do", []string{"db", "migrate"}, []string{"SVC_DSS_CONTROL_DB_URL=" + url}, 0, "control database schema is up to date"},
+		{"no database configured", []string{"db", "migrate"}, nil, 2, "svc.dss.control-db.url (env SVC_DSS_CONTROL_DB_URL) is blank"},
+		{"unknown subcommand", []string{"db", "drop"}, []string{"SVC_DSS_CONTROL_DB_URL=" + url}, 2, "usage:"},
+		{"extra argument", []string{"db", "migrate", "now"}, []string{"SVC_DSS_CONTROL_DB_URL=" + url}, 2, "usage:"},
+		{"database down", []string{"db", "migrate"}, []string{"SVC_DSS_CONTROL_DB_URL=postgres://127.0.0.1:1/x?sslmode=disable&connect_timeout=1"}, 1, "db migrate:"},
+	}
+	for _, tt := range tests {
+		// Sequential: the first two rows share the database.
+		is := is.New(t)
+		var out, errOut strings.Builder
+		code := run(context.Background(), tt.args, append(offline(t), tt.env...), &out, &errOut, nil)
+		is.Equal(code, tt.code) // tt.name
+		got := out.String()
+		if tt.code != 0 {
+			got = errOut.String()
+		}
+		is.True(strings.Contains(got, tt.out)) // tt.name
+	}
+	// The seeded tenants are there.
+	is := is.New(t)
+	db, err := postgres.OpenWritable(postgres.Options{URL: url})
+	is.NoErr(err)
+	defer db.Close()
+	var n int
+	is.NoErr(db.GetContext(context.Background(), &n, `SELECT count(*) FROM tenants`))
+	is.Equal(n, 3)
+}
+
+// BenchmarkAPIAuthentication is what a bearer token costs an API request
+// with warm caches (provider, keys and license cached): the same small
+// upload through the whole server under permit-all and under bearer
+// authentication; the difference is the overhead.
+func BenchmarkAPIAuthentication(b *testing.B) {
+	w := newAuthWorld(b)
+	open := servertest.Run(b, run, nil, append(offline(b), "SVC_DSS_VALIDATOR_PERMIT_ALL=true")).URL
+	header := "Bearer " + w.token(b, w.a, tenantA)
+	for _, bb := range []struct {
+		name, url, header string
+	}{{"permit-all", open, ""}, {"bearer", w.url, header}} {
+		b.Run(bb.name, func(b *testing.B) {
+			if status, _, _ := call(b, bb.url, http.MethodPost, "/api/validate", bb.header); status != 400 {
+				b.Fatalf("status %d, want 400 (processed, not a signature)", status)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				call(b, bb.url, http.MethodPost, "/api/validate", bb.header)
+			}
+		})
+	}
 }

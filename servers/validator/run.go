@@ -31,6 +31,9 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	if len(command) > 0 && command[0] == "db" {
+		return runDB(ctx, cfg, command, stdout, stderr)
+	}
 	var vc *validateCommand
 	if len(command) > 0 && command[0] == "validate" {
 		if vc, err = parseValidate(command[1:], stderr); err != nil {
@@ -87,7 +90,7 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 // splitCommand separates the configuration flags from a command: the
 // arguments from the first "trust" or "validate" on.
 func splitCommand(args []string) (flags, command []string) {
-	if i := slices.IndexFunc(args, func(a string) bool { return a == "trust" || a == "validate" }); i >= 0 {
+	if i := slices.IndexFunc(args, func(a string) bool { return a == "trust" || a == "validate" || a == "db" }); i >= 0 {
 		return args[:i], args[i:]
 	}
 	return args, nil
