@@ -1,0 +1,231 @@
+// Package signing holds the rules of hash-only signing (signing-server.md;
+// docs/decisions/0023): what a sign request may ask, the bytes handed to
+// the HSM for each algorithm (a DigestInfo the server builds, never raw
+// RSA), the pinned parameters, and the check of every signature against
+// the public key before it leaves. It is pure.
+package signing
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"encoding/asn1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math/big"
+	"regexp"
+)
+
+// ErrBadRequest is a request the server cannot sign: 400.
+var ErrBadRequest = errors.New("signing: bad request")
+
+func bad(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
+}
+
+// MaxDigests bounds a batch: one approval and one token per call, as CSC
+// signHash signs several hashes under one authorization.
+const MaxDigests = 16
+
+// Algorithm is a signature algorithm a request may ask for.
+type Algorithm string
+
+const (
+	RSAPKCS1 Algorithm = "RSA_PKCS1_V1_5"
+	RSAPSS   Algorithm = "RSA_PSS"
+	ECDSA    Algorithm = "ECDSA"
+)
+
+// Encoding is the output form of an ECDSA signature: DER ECDSA-Sig-Value
+// (CMS, CAdES, PAdES) or raw r||s (XMLDSig, JWS).
+type Encoding string
+
+const (
+	EncodingDER Encoding = "DER"
+	EncodingRaw Encoding = "RAW"
+)
+
+// Request is the JSON body of /api/server-signing/sign-ska.
+type Request struct {
+	TenantID   string `json:"tenantId"`
+	ModuleUUID string `json:"moduleUuid"`
+	// KeyLabel names the signing key of the tenant's partition.
+	KeyLabel string `json:"keyLabel"`
+	// HashAlgorithm is SHA-256, SHA-384 or SHA-512.
+	HashAlgorithm string `json:"hashAlgorithm"`
+	// SignatureAlgorithm is RSA_PKCS1_V1_5, RSA_PSS or ECDSA.
+	SignatureAlgorithm string `json:"signatureAlgorithm"`
+	// ECDSAEncoding is DER (the default) or RAW; only for ECDSA.
+	ECDSAEncoding string `json:"ecdsaEncoding,omitempty"`
+	// Digests are standard base64 of raw digests, 1 to MaxDigests.
+	Digests []string `json:"digests"`
+}
+
+// Job is a request checked and decoded.
+type Job struct {
+	Tenant, Module, KeyLabel string
+	Hash                     crypto.Hash
+	Algorithm                Algorithm
+	Encoding                 Encoding
+	Digests                  [][]byte
+}
+
+var (
+	uuidPattern  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	labelPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+	hashes       = map[string]crypto.Hash{"SHA-256": crypto.SHA256, "SHA-384": crypto.SHA384, "SHA-512": crypto.SHA512}
+)
+
+// Check decodes r or says, in ErrBadRequest, what is wrong with it.
+func Check(r Request) (Job, error) {
+	j := Job{Tenant: r.TenantID, Module: r.ModuleUUID, KeyLabel: r.KeyLabel}
+	switch {
+	case !uuidPattern.MatchString(r.TenantID):
+		return Job{}, bad("tenantId must be a UUID")
+	case !uuidPattern.MatchString(r.ModuleUUID):
+		return Job{}, bad("moduleUuid must be a UUID")
+	case !labelPattern.MatchString(r.KeyLabel):
+		return Job{}, bad("keyLabel must be 1 to 64 letters, digits, '.', '_' or '-'")
+	}
+	h, ok := hashes[r.HashAlgorithm]
+	if !ok {
+		return Job{}, bad("hashAlgorithm %q is not one of SHA-256, SHA-384, SHA-512", clip(r.HashAlgorithm))
+	}
+	j.Hash = h
+	switch a := Algorithm(r.SignatureAlgorithm); a {
+	case RSAPKCS1, RSAPSS, ECDSA:
+		j.Algorithm = a
+	default:
+		return Job{}, bad("signatureAlgorithm %q is not one of RSA_PKCS1_V1_5, RSA_PSS, ECDSA", clip(r.SignatureAlgorithm))
+	}
+	switch e := Encoding(r.ECDSAEncoding); {
+	case e == "" && j.Algorithm == ECDSA:
+		j.Encoding = EncodingDER
+	case e == "":
+	case j.Algorithm != ECDSA:
+		return Job{}, bad("ecdsaEncoding applies to ECDSA only")
+	case e == EncodingDER || e == EncodingRaw:
+		j.Encoding = e
+	default:
+		return Job{}, bad("ecdsaEncoding %q is not DER or RAW", clip(r.ECDSAEncoding))
+	}
+	if len(r.Digests) == 0 || len(r.Digests) > MaxDigests {
+		return Job{}, bad("digests must hold 1 to %d values, not %d", MaxDigests, len(r.Digests))
+	}
+	for i, d := range r.Digests {
+		raw, err := base64.StdEncoding.DecodeString(d)
+		if err != nil {
+			return Job{}, bad("digests[%d] is not standard base64", i)
+		}
+		if len(raw) != h.Size() {
+			return Job{}, bad("digests[%d] has %d bytes; a %s digest has %d", i, len(raw), r.HashAlgorithm, h.Size())
+		}
+		j.Digests = append(j.Digests, raw)
+	}
+	return j, nil
+}
+
+func clip(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
+}
+
+// digestInfoPrefixes are the DER DigestInfo headers of RFC 8017, 9.2,
+// note 1: AlgorithmIdentifier with NULL parameters, then the OCTET STRING
+// header of the digest.
+var digestInfoPrefixes = map[crypto.Hash][]byte{
+	crypto.SHA256: {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20},
+	crypto.SHA384: {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30},
+	crypto.SHA512: {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40},
+}
+
+// TokenInput is exactly what the HSM signs for digest: the DigestInfo the
+// server builds for PKCS#1 v1.5 (a caller never supplies one, and raw RSA
+// is never offered), the digest itself for PSS and ECDSA.
+func TokenInput(a Algorithm, h crypto.Hash, digest []byte) []byte {
+	if a == RSAPKCS1 {
+		return append(append([]byte(nil), digestInfoPrefixes[h]...), digest...)
+	}
+	return digest
+}
+
+// CheckKey refuses a key the request cannot be signed with: RSA below
+// 2048 bits or asked for ECDSA, EC asked for RSA, and an EC curve not
+// pinned to the hash (P-256 with SHA-256, P-384 with SHA-384, P-521 with
+// SHA-512: ECDSA would silently truncate a longer digest).
+func CheckKey(a Algorithm, h crypto.Hash, pub crypto.PublicKey) error {
+	switch k := pub.(type) {
+	case *rsa.PublicKey:
+		if a == ECDSA {
+			return bad("the key is an RSA key; ask for RSA_PKCS1_V1_5 or RSA_PSS")
+		}
+		if k.N.BitLen() < 2048 {
+			return bad("the RSA key has %d bits; at least 2048 are required", k.N.BitLen())
+		}
+	case *ecdsa.PublicKey:
+		if a != ECDSA {
+			return bad("the key is an EC key; ask for ECDSA")
+		}
+		want := map[elliptic.Curve]crypto.Hash{elliptic.P256(): crypto.SHA256, elliptic.P384(): crypto.SHA384, elliptic.P521(): crypto.SHA512}[k.Curve]
+		if want != h {
+			return bad("an ECDSA key on %s signs %s digests only", k.Curve.Params().Name, want)
+		}
+	default:
+		return bad("the key is a %T, which this service does not sign with", pub)
+	}
+	return nil
+}
+
+// Finish turns what the HSM returned into the signature the caller gets
+// and verifies it with the public key first: a signature that does not
+// verify is never returned (reference A.6 item 2). ECDSA r||s becomes DER
+// unless the request asked for RAW.
+func Finish(j Job, pub crypto.PublicKey, digest, fromToken []byte) ([]byte, error) {
+	sig := fromToken
+	switch j.Algorithm {
+	case RSAPKCS1:
+		if err := rsa.VerifyPKCS1v15(pub.(*rsa.PublicKey), j.Hash, digest, sig); err != nil {
+			return nil, fmt.Errorf("signing: the HSM's PKCS#1 v1.5 signature does not verify: %w", err)
+		}
+	case RSAPSS:
+		if err := rsa.VerifyPSS(pub.(*rsa.PublicKey), j.Hash, digest, sig, &rsa.PSSOptions{SaltLength: j.Hash.Size(), Hash: j.Hash}); err != nil {
+			return nil, fmt.Errorf("signing: the HSM's PSS signature does not verify: %w", err)
+		}
+	case ECDSA:
+		k := pub.(*ecdsa.PublicKey)
+		size := (k.Curve.Params().BitSize + 7) / 8
+		if len(sig) != 2*size {
+			return nil, fmt.Errorf("signing: the HSM returned %d bytes for an ECDSA signature on %s", len(sig), k.Curve.Params().Name)
+		}
+		r, s := new(big.Int).SetBytes(sig[:size]), new(big.Int).SetBytes(sig[size:])
+		if !ecdsa.Verify(k, digest, r, s) {
+			return nil, errors.New("signing: the HSM's ECDSA signature does not verify")
+		}
+		if j.Encoding == EncodingDER {
+			der, err := asn1.Marshal(struct{ R, S *big.Int }{r, s})
+			if err != nil {
+				return nil, err
+			}
+			sig = der
+		}
+	}
+	return sig, nil
+}
+
+// PSSParameters are the pinned RSASSA-PSS parameters of h, as returned to
+// the caller: a verifier assuming another salt length fails.
+type PSSParameters struct {
+	SaltLength int    `json:"saltLength"`
+	MGF        string `json:"mgf"`
+	MGFHash    string `json:"mgfHash"`
+}
+
+// PSSFor returns the parameters used with h.
+func PSSFor(h crypto.Hash) PSSParameters {
+	name := map[crypto.Hash]string{crypto.SHA256: "SHA-256", crypto.SHA384: "SHA-384", crypto.SHA512: "SHA-512"}[h]
+	return PSSParameters{SaltLength: h.Size(), MGF: "MGF1", MGFHash: name}
+}
