@@ -5,10 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/svc-dss/dss/adapters/hsm"
+	"github.com/svc-dss/dss/adapters/postgres"
+	"github.com/svc-dss/dss/adapters/replay"
+	"github.com/svc-dss/dss/adapters/signjwt"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/ports"
 )
 
 // ErrNoControlDatabase is returned by signing when no control database is
@@ -21,6 +27,9 @@ type Signer struct {
 	cfg    config.Signer
 	db     *sqlx.DB
 	logger *slog.Logger
+	clock  func() time.Time
+	// flow is nil without a control database: signing answers 503.
+	flow *signFlow
 }
 
 // NewSigner wires the server for cfg and logs the start-up warnings of
@@ -38,7 +47,39 @@ func NewSigner(cfg config.Signer, logger *slog.Logger) (*Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
-	return &Signer{cfg: cfg, db: db, logger: logger}, nil
+	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now}
+	if db != nil {
+		h := hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
+		sg.flow = newSignFlow(db, h, replay.New(replayCapacity, time.Now))
+	}
+	return sg, nil
+}
+
+// replayCapacity bounds the token IDs remembered: a token lives at most
+// 5 minutes plus skew, so this covers about 200 signing calls a second on
+// one replica (docs/decisions/0023).
+const replayCapacity = 100_000
+
+// newSignFlow wires signing on the control database db, the HSM h and the
+// replay store r.
+func newSignFlow(db *sqlx.DB, h ports.HSM, r ports.ReplayStore) *signFlow {
+	control := postgres.NewControl(db)
+	lookup := func(ctx context.Context, tenant, kid string) (signjwt.Key, error) {
+		k, err := control.ClientKey(ctx, tenant, kid)
+		switch {
+		case errors.Is(err, postgres.ErrNotFound):
+			return signjwt.Key{}, fmt.Errorf("%w: %w", signjwt.ErrUnknownKey, err)
+		case err != nil:
+			return signjwt.Key{}, err
+		}
+		return signjwt.Key{Tenant: k.Tenant, Module: k.Module, Kid: k.Kid, Algorithm: k.Algorithm, PublicKey: k.PublicKey}, nil
+	}
+	return &signFlow{
+		jwt:     signjwt.NewVerifier(lookup, r, signjwt.Options{}),
+		control: control,
+		cached:  postgres.NewCachedControl(control, postgres.DefaultCacheTTL, postgres.DefaultCacheEntries, time.Now),
+		hsm:     h,
+	}
 }
 
 // Config returns the configuration the server was built with.
@@ -57,16 +98,17 @@ func (s *Signer) Close() error {
 	return nil
 }
 
-// ErrSigningNotBuilt is returned by signing while the server has a control
-// database but this build has no signing flow to run on it; the flow
-// (JWT, licence, partition, HSM) is tracked separately. Mapped to 503, the
-// status of a service that cannot sign now.
-var ErrSigningNotBuilt = errors.New("signing is unavailable: this build has no signing flow")
-
-// Available reports why signing cannot run, or nil.
+// Available reports why signing cannot run (no control database), or nil.
 func (s *Signer) Available() error {
-	if s.db == nil {
+	if s.flow == nil {
 		return ErrNoControlDatabase
 	}
-	return ErrSigningNotBuilt
+	return nil
+}
+
+// authorizationKey is the key profile's authorization key of a signing
+// key: its label with "-ska" (docs/decisions/0023). The HSM refuses an
+// approval by any other key.
+func authorizationKey(_ context.Context, _ ports.Partition, signing ports.KeyRef) (ports.KeyRef, error) {
+	return ports.KeyRef{Label: signing.Label + approvalSuffix}, nil
 }

@@ -583,7 +583,7 @@ func TestPartition(t *testing.T) {
 		wantErr error
 	}{
 		{"by token label", tenantA, postgres.Partition{
-			Tenant: tenantA, Type: "softhsm2", Library: "/usr/lib/softhsm/libsofthsm2.so",
+			Tenant: tenantA, Type: "pkcs11-ska", Library: "/usr/lib/softhsm/libsofthsm2.so",
 			TokenLabel: "tenant-a", User: "user", PINRef: "env:SVC_DSS_DEV_HSM_PIN_A",
 		}, nil},
 		{"by slot 0", tenantC, postgres.Partition{

@@ -43,8 +43,16 @@ func errorHandler(logger *slog.Logger, p pages) echo.HTTPErrorHandler {
 
 func problemFor(err error) problem.Problem {
 	switch {
-	case errors.Is(err, app.ErrNoControlDatabase), errors.Is(err, app.ErrSigningNotBuilt):
+	case errors.Is(err, app.ErrNoControlDatabase):
 		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", err.Error())
+	case errors.Is(err, app.ErrSignUnauthenticated):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", lastReason(err))
+	case errors.Is(err, app.ErrSignForbidden):
+		return problem.New(http.StatusForbidden, "forbidden", lastReason(err))
+	case errors.Is(err, app.ErrSignBadRequest):
+		return problem.New(http.StatusBadRequest, "bad-request", lastReason(err))
+	case errors.Is(err, app.ErrSignUnavailable):
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
 	case errors.Is(err, errDenied):
 		return problem.New(http.StatusUnauthorized, "unauthenticated", err.Error())
 	}
@@ -76,4 +84,14 @@ func renderError(c echo.Context, p pages, pr problem.Problem) error {
 		return err
 	}
 	return c.HTML(pr.Status, b.String())
+}
+
+// lastReason is the end of an error chain's message: what the caller may
+// be told (never a token: the verifier does not put it in its errors).
+func lastReason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		return msg[i+2:]
+	}
+	return msg
 }

@@ -48,5 +48,5 @@ gMlVDnIYJYwT/8kOYiJVuB5wJ5HfIpnwQF5MXuN0DbJImOmUoA/S2Isdmw==
 ON CONFLICT DO NOTHING;
 
 INSERT INTO hsm_partitions (tenant_id, partition_type, pkcs11_module, host, slot, token_label, user_name, pin_ref) VALUES
-    ('11111111-1111-4111-8111-111111111111', 'softhsm2', '/usr/lib/softhsm/libsofthsm2.so', '', NULL, 'tenant-a', 'user', 'env:SVC_DSS_DEV_HSM_PIN_A')
+    ('11111111-1111-4111-8111-111111111111', 'pkcs11-ska', '/usr/lib/softhsm/libsofthsm2.so', '', NULL, 'tenant-a', 'user', 'env:SVC_DSS_DEV_HSM_PIN_A')
 ON CONFLICT DO NOTHING;

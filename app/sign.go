@@ -1,0 +1,225 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/svc-dss/dss/adapters/postgres"
+	"github.com/svc-dss/dss/adapters/signjwt"
+	"github.com/svc-dss/dss/domain/signing"
+	"github.com/svc-dss/dss/ports"
+)
+
+// The outcomes of Sign a server turns into statuses (signing-server.md
+// §7): 401, 403, 400, 502. ErrNoControlDatabase is the 503.
+var (
+	ErrSignUnauthenticated = errors.New("app: the signing request is not authenticated")
+	ErrSignForbidden       = errors.New("app: the signing request is not authorized")
+	ErrSignBadRequest      = errors.New("app: the signing request cannot be signed")
+	ErrSignUnavailable     = errors.New("app: the control database or the HSM failed")
+)
+
+// PartitionType is the one partition type the signer signs on: a PKCS#11
+// partition whose signing keys are used under SKA approvals
+// (signing-server.md §1 item 2; docs/decisions/0023).
+const PartitionType = "pkcs11-ska"
+
+// FeatureSigner and PermissionSign gate every signature (§5 item 3).
+const (
+	FeatureSigner  = "dss"
+	PermissionSign = "dss.sign"
+)
+
+// approvalSuffix names a signing key's authorization key: the key profile
+// "sign-p256" signs under approvals of "sign-p256-ska".
+const approvalSuffix = "-ska"
+
+// SignResult is what a signature request returns.
+type SignResult struct {
+	KeyLabel           string                 `json:"keyLabel"`
+	PublicKeySHA256    string                 `json:"publicKeySha256"`
+	HashAlgorithm      string                 `json:"hashAlgorithm"`
+	SignatureAlgorithm string                 `json:"signatureAlgorithm"`
+	AlgorithmOID       string                 `json:"signatureAlgorithmOid"`
+	PSS                *signing.PSSParameters `json:"pss,omitempty"`
+	ECDSAEncoding      signing.Encoding       `json:"ecdsaEncoding,omitempty"`
+	Signatures         [][]byte               `json:"signatures"`
+	Identity           signjwt.Identity       `json:"-"`
+}
+
+// signFlow is the signing machinery, present when a control database is.
+type signFlow struct {
+	jwt     *signjwt.Verifier
+	control *postgres.Control
+	cached  *postgres.CachedControl
+	hsm     ports.HSM
+}
+
+// Sign runs one sign-ska call: the proxy's JWT over the exact body, the
+// body's tenant and module against it, the dss license and dss.sign
+// permission, the tenant's partition, then each digest signed under a
+// fresh SKA approval and verified before it is returned. The whole of it
+// is bounded by svc.dss.signing.timeout-seconds.
+func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (SignResult, error) {
+	if s.flow == nil {
+		return SignResult{}, ErrNoControlDatabase
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.SigningTimeout)
+	defer cancel()
+	f := s.flow
+	id, err := f.jwt.Verify(ctx, authorization, body)
+	switch {
+	case errors.Is(err, signjwt.ErrUnauthenticated):
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnauthenticated, err)
+	case errors.Is(err, signjwt.ErrForbidden):
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignForbidden, err)
+	case err != nil:
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
+	}
+	var req signing.Request
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || dec.More() {
+		return SignResult{}, fmt.Errorf("%w: the body is not a sign request (JSON with tenantId, moduleUuid, keyLabel, hashAlgorithm, signatureAlgorithm, digests)", ErrSignBadRequest)
+	}
+	job, err := signing.Check(req)
+	if err != nil {
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignBadRequest, err)
+	}
+	// Fail closed: the body speaks for the authenticated proxy only.
+	if !strings.EqualFold(job.Tenant, id.Tenant) || !strings.EqualFold(job.Module, id.Module) {
+		return SignResult{}, fmt.Errorf("%w: the body's tenantId and moduleUuid are not the token's", ErrSignForbidden)
+	}
+	licensed, err := f.cached.HasFeature(ctx, id.Tenant, FeatureSigner, s.clock())
+	if err != nil {
+		return SignResult{}, fmt.Errorf("%w: license: %w", ErrSignUnavailable, err)
+	}
+	if !licensed {
+		return SignResult{}, fmt.Errorf("%w: tenant %s does not hold the %s license", ErrSignForbidden, id.Tenant, FeatureSigner)
+	}
+	permitted, err := f.control.HasPermission(ctx, id.Tenant, PermissionSign)
+	if err != nil {
+		return SignResult{}, fmt.Errorf("%w: permission: %w", ErrSignUnavailable, err)
+	}
+	if !permitted {
+		return SignResult{}, fmt.Errorf("%w: tenant %s does not hold the %s permission", ErrSignForbidden, id.Tenant, PermissionSign)
+	}
+	part, err := s.partition(ctx, id.Tenant)
+	if err != nil {
+		return SignResult{}, err
+	}
+	key := ports.KeyRef{Label: job.KeyLabel}
+	pub, err := f.hsm.PublicKey(ctx, part, key)
+	switch {
+	case errors.Is(err, ports.ErrKeyNotFound):
+		return SignResult{}, fmt.Errorf("%w: the partition has no key %q", ErrSignBadRequest, job.KeyLabel)
+	case err != nil:
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
+	}
+	if err := signing.CheckKey(job.Algorithm, job.Hash, pub); err != nil {
+		return SignResult{}, fmt.Errorf("%w: key %q: %w", ErrSignBadRequest, job.KeyLabel, err)
+	}
+	res, err := resultFor(job, pub)
+	if err != nil {
+		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
+	}
+	res.Identity = id
+	for i, digest := range job.Digests {
+		op := ports.SignOperation{Key: key, Mechanism: mechanisms[job.Algorithm], Hash: job.Hash, Data: signing.TokenInput(job.Algorithm, job.Hash, digest)}
+		if op.Approval, err = f.hsm.Approve(ctx, part, ports.KeyRef{Label: job.KeyLabel + approvalSuffix}, op); err != nil {
+			return SignResult{}, hsmError(fmt.Sprintf("approval of digest %d", i), err)
+		}
+		raw, err := f.hsm.Sign(ctx, part, op)
+		if err != nil {
+			return SignResult{}, hsmError(fmt.Sprintf("digest %d", i), err)
+		}
+		sig, err := signing.Finish(job, pub, digest, raw)
+		if err != nil {
+			return SignResult{}, fmt.Errorf("%w: digest %d: %w", ErrSignUnavailable, i, err)
+		}
+		res.Signatures = append(res.Signatures, sig)
+	}
+	return res, nil
+}
+
+var mechanisms = map[signing.Algorithm]ports.Mechanism{
+	signing.RSAPKCS1: ports.MechanismRSAPKCS1,
+	signing.RSAPSS:   ports.MechanismRSAPSS,
+	signing.ECDSA:    ports.MechanismECDSA,
+}
+
+func hsmError(what string, err error) error {
+	if errors.Is(err, ports.ErrKeyNotFound) {
+		return fmt.Errorf("%w: %s: the key profile's authorization key is missing from the partition: %w", ErrSignBadRequest, what, err)
+	}
+	return fmt.Errorf("%w: %s: %w", ErrSignUnavailable, what, err)
+}
+
+// partition resolves the tenant's partition and its PIN: never from this
+// service's configuration (§1).
+func (s *Signer) partition(ctx context.Context, tenant string) (ports.Partition, error) {
+	p, err := s.flow.control.Partition(ctx, tenant)
+	switch {
+	case errors.Is(err, postgres.ErrNotFound):
+		return ports.Partition{}, fmt.Errorf("%w: tenant %s has no HSM partition", ErrSignBadRequest, tenant)
+	case err != nil:
+		return ports.Partition{}, fmt.Errorf("%w: partition: %w", ErrSignUnavailable, err)
+	case p.Type != PartitionType:
+		return ports.Partition{}, fmt.Errorf("%w: tenant %s's partition is of type %q; this service signs on %q partitions only", ErrSignBadRequest, tenant, p.Type, PartitionType)
+	}
+	pin, err := resolvePIN(p.PINRef)
+	if err != nil {
+		return ports.Partition{}, fmt.Errorf("%w: tenant %s's partition: %w", ErrSignBadRequest, tenant, err)
+	}
+	return ports.Partition{Tenant: tenant, Type: p.Type, Module: p.Library, Slot: p.Slot, TokenLabel: p.TokenLabel, User: p.User, PIN: pin}, nil
+}
+
+// resolvePIN reads a partition's PIN reference (docs/decisions/0023):
+// "pin:VALUE" holds the PIN in the control database itself, as the spec
+// describes; "env:NAME" names an environment variable of the signer, for
+// operators who keep secrets out of the database.
+func resolvePIN(ref string) (string, error) {
+	scheme, value, ok := strings.Cut(ref, ":")
+	switch {
+	case ok && scheme == "pin" && value != "":
+		return value, nil
+	case ok && scheme == "env" && value != "":
+		if pin, set := os.LookupEnv(value); set && pin != "" {
+			return pin, nil
+		}
+		return "", fmt.Errorf("the PIN reference names environment variable %s, which is not set", value)
+	}
+	return "", errors.New("the PIN reference is neither pin:VALUE nor env:NAME")
+}
+
+// resultFor describes the signatures about to be made.
+func resultFor(j signing.Job, pub crypto.PublicKey) (SignResult, error) {
+	spki, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return SignResult{}, err
+	}
+	sum := sha256.Sum256(spki)
+	names := map[crypto.Hash]string{crypto.SHA256: "SHA-256", crypto.SHA384: "SHA-384", crypto.SHA512: "SHA-512"}
+	r := SignResult{KeyLabel: j.KeyLabel, PublicKeySHA256: hex.EncodeToString(sum[:]), HashAlgorithm: names[j.Hash], SignatureAlgorithm: string(j.Algorithm)}
+	switch j.Algorithm {
+	case signing.RSAPKCS1:
+		r.AlgorithmOID = map[crypto.Hash]string{crypto.SHA256: "1.2.840.113549.1.1.11", crypto.SHA384: "1.2.840.113549.1.1.12", crypto.SHA512: "1.2.840.113549.1.1.13"}[j.Hash]
+	case signing.RSAPSS:
+		r.AlgorithmOID = "1.2.840.113549.1.1.10"
+		pss := signing.PSSFor(j.Hash)
+		r.PSS = &pss
+	case signing.ECDSA:
+		r.AlgorithmOID = map[crypto.Hash]string{crypto.SHA256: "1.2.840.10045.4.3.2", crypto.SHA384: "1.2.840.10045.4.3.3", crypto.SHA512: "1.2.840.10045.4.3.4"}[j.Hash]
+		r.ECDSAEncoding = j.Encoding
+	}
+	return r, nil
+}
