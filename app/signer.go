@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/hsm"
+	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/adapters/replay"
 	"github.com/svc-dss/dss/adapters/signjwt"
@@ -30,11 +31,31 @@ type Signer struct {
 	clock  func() time.Time
 	// flow is nil without a control database: signing answers 503.
 	flow *signFlow
+	// resource verifies the bearer tokens of the other non-public paths;
+	// nil without a configured key source (they are then denied).
+	resource *oidc.ResourceServer
+}
+
+// A SignerOption changes how NewSigner wires the server.
+type SignerOption func(*signerOptions)
+
+type signerOptions struct {
+	hsm ports.HSM
+}
+
+// WithHSM signs on h instead of the PKCS#11 adapter: for tests that need
+// an HSM that misbehaves (a slow one, to prove the signing timeout).
+func WithHSM(h ports.HSM) SignerOption {
+	return func(o *signerOptions) { o.hsm = h }
 }
 
 // NewSigner wires the server for cfg and logs the start-up warnings of
 // signing-server.md §5.
-func NewSigner(cfg config.Signer, logger *slog.Logger) (*Signer, error) {
+func NewSigner(cfg config.Signer, logger *slog.Logger, opts ...SignerOption) (*Signer, error) {
+	var o signerOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if cfg.PermitAll {
 		logger.Warn("svc.dss.security.permit-all is true: the resource-server filter is off; /api/server-signing/sign-ska still verifies its own JWT; development only")
 	} else if !cfg.JWT.Configured() {
@@ -43,16 +64,71 @@ func NewSigner(cfg config.Signer, logger *slog.Logger) (*Signer, error) {
 	if cfg.ControlDB.URL == "" {
 		logger.Warn("no control database is configured (svc.dss.control-db.url): /api/server-signing/sign-ska answers 503")
 	}
+	resource, err := newResourceServer(cfg.JWT)
+	if err != nil {
+		return nil, err
+	}
 	db, err := openControlDB(cfg.ControlDB.URL, cfg.ControlDB.Username, cfg.ControlDB.Password, cfg.ControlDB.Schema, cfg.ControlDB.MaximumPoolSize)
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
-	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now}
+	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now, resource: resource}
 	if db != nil {
-		h := hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
+		h := o.hsm
+		if h == nil {
+			h = hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
+		}
 		sg.flow = newSignFlow(db, h, replay.New(replayCapacity, time.Now))
 	}
 	return sg, nil
+}
+
+// newResourceServer builds the verifier of the configured JWT key source,
+// or nil when none is configured. A public-key file is read here, once: a
+// file that does not read stops the start-up.
+func newResourceServer(src config.JWTKeySource) (*oidc.ResourceServer, error) {
+	if !src.Configured() {
+		return nil, nil
+	}
+	ks := oidc.KeySource{JWKSetURI: src.JWKSetURI, IssuerURI: src.IssuerURI}
+	if src.PublicKeyLocation.Raw != "" {
+		keys, err := oidc.ReadPublicKeys(src.PublicKeyLocation.Path)
+		if err != nil {
+			return nil, fmt.Errorf("app: fw.security.oauth2.resourceserver.jwt.public-key-location %s: %w", src.PublicKeyLocation.Raw, err)
+		}
+		ks.PublicKeys = keys
+	}
+	rs, err := oidc.NewResourceServer(ks, oidc.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("app: fw.security.oauth2.resourceserver.jwt: %w", err)
+	}
+	return rs, nil
+}
+
+// Authenticate runs the resource-server filter of the non-public paths
+// other than /sign-ska on an Authorization header value (§5 rule 4).
+// Under permit-all it lets everything through. Errors wrap
+// ErrUnauthenticated (no key source, or a token that does not verify) or
+// ErrAuthUnavailable (the key source did not answer).
+func (s *Signer) Authenticate(ctx context.Context, header string) error {
+	switch {
+	case s.cfg.PermitAll:
+		return nil
+	case s.resource == nil:
+		return fmt.Errorf("%w: this path needs a bearer token and no JWT key source is configured", ErrUnauthenticated)
+	}
+	token, ok := bearerToken(header)
+	if !ok {
+		return fmt.Errorf("%w: the request carries no bearer token", ErrUnauthenticated)
+	}
+	_, err := s.resource.Verify(ctx, token)
+	switch {
+	case errors.Is(err, oidc.ErrUnauthenticated):
+		return fmt.Errorf("%w: %w", ErrUnauthenticated, err)
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
+	}
+	return nil
 }
 
 // replayCapacity bounds the token IDs remembered: a token lives at most

@@ -223,7 +223,7 @@ func (v *Verifier) issuer(iss string) (*issuer, error) {
 		if len(v.issuers) >= maxIssuers {
 			clear(v.issuers) // a bounded cache: issuers come from the control database
 		}
-		i = &issuer{name: iss, v: v}
+		i = &issuer{name: iss, o: v.o}
 		v.issuers[iss] = i
 	}
 	return i, nil
@@ -236,10 +236,12 @@ const maxIssuers = 1024
 // zitadel's oidc.KeySet.
 type issuer struct {
 	name string
-	v    *Verifier
+	o    Options
 
-	mu         sync.Mutex
-	jwksURI    string
+	mu      sync.Mutex
+	jwksURI string
+	// fixed is a key set named directly (a JWKS URI), not discovered.
+	fixed      bool
 	discovered time.Time
 	keys       []jose.JSONWebKey
 	// refreshed is when an unknown key ID last made the keys be fetched
@@ -280,12 +282,12 @@ func (i *issuer) VerifySignature(ctx context.Context, jws *jose.JSONWebSignature
 func (i *issuer) keySet(ctx context.Context, refresh bool) ([]jose.JSONWebKey, error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	now := i.v.o.Clock()
-	if i.keys != nil && (!refresh || (!i.refreshed.IsZero() && now.Sub(i.refreshed) < i.v.o.RefreshInterval)) {
+	now := i.o.Clock()
+	if i.keys != nil && (!refresh || (!i.refreshed.IsZero() && now.Sub(i.refreshed) < i.o.RefreshInterval)) {
 		return i.keys, nil
 	}
-	if i.jwksURI == "" || now.Sub(i.discovered) > i.v.o.DiscoveryTTL {
-		cfg, err := client.Discover(ctx, i.name, i.v.o.Client)
+	if !i.fixed && (i.jwksURI == "" || now.Sub(i.discovered) > i.o.DiscoveryTTL) {
+		cfg, err := client.Discover(ctx, i.name, i.o.Client)
 		if err != nil {
 			return nil, fmt.Errorf("%w: discovery of %s: %w", ErrUnavailable, i.name, err)
 		}
@@ -294,7 +296,7 @@ func (i *issuer) keySet(ctx context.Context, refresh bool) ([]jose.JSONWebKey, e
 		}
 		i.jwksURI, i.discovered = cfg.JwksURI, now
 	}
-	keys, err := fetchKeys(ctx, i.v.o.Client, i.jwksURI)
+	keys, err := fetchKeys(ctx, i.o.Client, i.jwksURI)
 	if err != nil {
 		return nil, fmt.Errorf("%w: keys of %s: %w", ErrUnavailable, i.name, err)
 	}

@@ -53,8 +53,10 @@ func problemFor(err error) problem.Problem {
 		return problem.New(http.StatusBadRequest, "bad-request", lastReason(err))
 	case errors.Is(err, app.ErrSignUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
-	case errors.Is(err, errDenied):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", err.Error())
+	case errors.Is(err, app.ErrUnauthenticated):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", lastReason(err))
+	case errors.Is(err, app.ErrAuthUnavailable):
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", "the JWT key source did not answer")
 	}
 	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -56,7 +55,7 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	e := shell.New(logger, errorHandler(logger, p))
 	e.Use(
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),
-		defaultDeny(cfg.PermitAll),
+		resourceServer(a),
 	)
 	e.GET("/", index(p))
 	e.GET("/static/*", assets(static))
@@ -72,23 +71,22 @@ func public(path string) bool {
 	return path == "/" || path == "/actuator/health" || strings.HasPrefix(path, "/static/")
 }
 
-// errDenied answers a non-public path while no JWT key source can
-// authenticate it (signing-server.md §5 rule 4).
-var errDenied = errors.New("authentication required: this path needs a bearer token and no JWT key source is configured")
-
-// defaultDeny is the resource-server filter: /sign-ska authenticates itself
-// and public paths are open; everything else is denied unless permit-all.
-// Verifying bearer tokens against a configured key source belongs to the
-// signing flow's work; until it exists this filter fails closed for every
-// token, which is what the spec asks when no source is configured.
-func defaultDeny(permitAll bool) echo.MiddlewareFunc {
+// resourceServer is the default-deny filter (signing-server.md §5 rule 4):
+// public paths are open and /sign-ska authenticates itself; every other
+// path needs a bearer token that verifies against the configured JWT key
+// source, and is denied when none is configured. Permit-all turns the
+// filter off (app.Signer.Authenticate).
+func resourceServer(a *app.Signer) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			path := c.Request().URL.Path
-			if permitAll || public(path) || path == signPath {
+			if public(path) || path == signPath {
 				return next(c)
 			}
-			return errDenied
+			if err := a.Authenticate(c.Request().Context(), c.Request().Header.Get(echo.HeaderAuthorization)); err != nil {
+				return err
+			}
+			return next(c)
 		}
 	}
 }

@@ -117,35 +117,6 @@ func TestBrowsersGetTheStyledErrorPage(t *testing.T) {
 	is.True(strings.Contains(page, `href="/static/signer.css"`))
 }
 
-func TestDefaultDeny(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name   string
-		env    []string
-		status int
-	}{
-		{"no key source, permit-all false: denied", nil, 401},
-		{"permit-all: not denied, simply not found", []string{"SVC_DSS_SECURITY_PERMIT_ALL=true"}, 404},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			is := is.New(t)
-			s := start(t, tt.env...)
-			res, err := http.Get(s.URL + "/api/other")
-			is.NoErr(err)
-			defer res.Body.Close()
-			is.Equal(res.StatusCode, tt.status)
-			p := servertest.Decode[servertest.Problem](t, res.Body)
-			if tt.status == 401 {
-				is.Equal(res.Header.Get("WWW-Authenticate"), "Bearer")
-				is.Equal(p.Type, "urn:svc-dss:problem:unauthenticated")
-				is.Equal(p.Detail, "authentication required: this path needs a bearer token and no JWT key source is configured")
-			}
-		})
-	}
-}
-
 func TestStartupWarnings(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

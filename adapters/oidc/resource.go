@@ -1,0 +1,192 @@
+package oidc
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+)
+
+// A KeySource is where a ResourceServer finds the keys of the client-signed
+// JWTs it accepts: exactly one of its fields is set (signing-server.md §5
+// rule 4).
+type KeySource struct {
+	// JWKSetURI is a JWKS endpoint; keys rotate by kid.
+	JWKSetURI string
+	// PublicKeys are keys read from a public-key file ([ReadPublicKeys]).
+	PublicKeys []crypto.PublicKey
+	// IssuerURI is an OpenID issuer: its discovery document names the
+	// JWKS, and tokens must carry it as iss.
+	IssuerURI string
+}
+
+// ErrNoKeySource is a KeySource with no source, or with more than one.
+var ErrNoKeySource = errors.New("oidc: a resource server needs exactly one key source")
+
+// A ResourceServer checks the client-signed JWTs of paths that are neither
+// public nor self-authenticating: the signature with a key of its one key
+// source, by an asymmetric algorithm (RS, PS, ES), then exp (required),
+// nbf and iat with Options.Skew of clock difference and, for an issuer
+// source, iss. It does not check an audience: no setting names one.
+// A ResourceServer is safe for concurrent use.
+type ResourceServer struct {
+	o      Options
+	static []crypto.PublicKey
+	keys   *issuer
+	iss    string
+}
+
+// NewResourceServer returns a ResourceServer for src.
+func NewResourceServer(src KeySource, o Options) (*ResourceServer, error) {
+	n := 0
+	for _, set := range []bool{src.JWKSetURI != "", len(src.PublicKeys) > 0, src.IssuerURI != ""} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("%w, got %d", ErrNoKeySource, n)
+	}
+	o = NewVerifier(nil, o).o // the defaults
+	r := &ResourceServer{o: o, static: src.PublicKeys}
+	switch {
+	case src.JWKSetURI != "":
+		r.keys = &issuer{name: src.JWKSetURI, o: o, jwksURI: src.JWKSetURI, fixed: true}
+	case src.IssuerURI != "":
+		r.keys = &issuer{name: src.IssuerURI, o: o}
+		r.iss = src.IssuerURI
+	}
+	return r, nil
+}
+
+// Subject is the caller a ResourceServer authenticated.
+type Subject struct {
+	Subject string
+	Issuer  string
+	Expiry  time.Time
+}
+
+// Verify authenticates token (without "Bearer "). Errors wrap
+// ErrUnauthenticated (401) or, when the key source does not answer,
+// ErrUnavailable (502).
+func (r *ResourceServer) Verify(ctx context.Context, token string) (Subject, error) {
+	if token == "" {
+		return Subject{}, unauthenticated("no bearer token")
+	}
+	jws, err := jose.ParseSigned(token, algorithms)
+	if err != nil {
+		return Subject{}, unauthenticated("not a JWT signed with an accepted algorithm")
+	}
+	if len(jws.Signatures) != 1 {
+		return Subject{}, unauthenticated("a JWT needs exactly one signature")
+	}
+	var payload []byte
+	if r.keys != nil {
+		payload, err = r.keys.VerifySignature(ctx, jws)
+	} else {
+		payload, err = verifyStatic(jws, r.static)
+	}
+	if err != nil {
+		return Subject{}, err
+	}
+	var c claims
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return Subject{}, unauthenticated("the token's claims do not read")
+	}
+	now := r.o.Clock()
+	switch {
+	case r.iss != "" && c.Issuer != r.iss:
+		return Subject{}, unauthenticated("issuer %q is not the configured issuer", c.Issuer)
+	case c.Expiry == nil:
+		return Subject{}, unauthenticated("the token has no expiry")
+	case now.Add(-r.o.Skew).After(c.Expiry.AsTime()):
+		return Subject{}, unauthenticated("the token expired at %s", c.Expiry.AsTime().UTC().Format(time.RFC3339))
+	case c.NotBefore != nil && now.Add(r.o.Skew).Before(c.NotBefore.AsTime()):
+		return Subject{}, unauthenticated("the token is not valid before %s", c.NotBefore.AsTime().UTC().Format(time.RFC3339))
+	case c.IssuedAt != nil && now.Add(r.o.Skew).Before(c.IssuedAt.AsTime()):
+		return Subject{}, unauthenticated("the token was issued in the future")
+	}
+	return Subject{Subject: c.Subject, Issuer: c.Issuer, Expiry: c.Expiry.AsTime()}, nil
+}
+
+// verifyStatic verifies jws with the first of keys of the algorithm's key
+// type that verifies it. A public-key file names no key IDs, so the
+// token's kid is not used.
+func verifyStatic(jws *jose.JSONWebSignature, keys []crypto.PublicKey) ([]byte, error) {
+	alg := jose.SignatureAlgorithm(jws.Signatures[0].Header.Algorithm)
+	for _, k := range keys {
+		if !fits(alg, k) {
+			continue
+		}
+		if payload, err := jws.Verify(k); err == nil {
+			return payload, nil
+		}
+	}
+	return nil, unauthenticated("the signature does not verify with the configured public key")
+}
+
+// fits reports whether alg is an algorithm of k's type, so that an RSA key
+// is never tried with ES256 and the reverse.
+func fits(alg jose.SignatureAlgorithm, k crypto.PublicKey) bool {
+	switch k.(type) {
+	case *rsa.PublicKey:
+		return alg == jose.RS256 || alg == jose.RS384 || alg == jose.RS512 || alg == jose.PS256 || alg == jose.PS384 || alg == jose.PS512
+	case *ecdsa.PublicKey:
+		return alg == jose.ES256 || alg == jose.ES384 || alg == jose.ES512
+	}
+	return false
+}
+
+// ReadPublicKeys reads a public-key file: PEM blocks "PUBLIC KEY" (RSA or
+// EC, PKIX), "RSA PUBLIC KEY" (PKCS #1) or "CERTIFICATE" (the key of the
+// certificate). Other blocks, and a file with no key, are errors.
+func ReadPublicKeys(path string) ([]crypto.PublicKey, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("oidc: public-key file: %w", err)
+	}
+	var keys []crypto.PublicKey
+	for n := 1; ; n++ {
+		var b *pem.Block
+		b, raw = pem.Decode(raw)
+		if b == nil {
+			break
+		}
+		var k any
+		switch b.Type {
+		case "PUBLIC KEY":
+			k, err = x509.ParsePKIXPublicKey(b.Bytes)
+		case "RSA PUBLIC KEY":
+			k, err = x509.ParsePKCS1PublicKey(b.Bytes)
+		case "CERTIFICATE":
+			var c *x509.Certificate
+			if c, err = x509.ParseCertificate(b.Bytes); err == nil {
+				k = c.PublicKey
+			}
+		default:
+			return nil, fmt.Errorf("oidc: public-key file %s: block %d is a %q, not a public key or certificate", path, n, b.Type)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("oidc: public-key file %s: block %d: %w", path, n, err)
+		}
+		switch k.(type) {
+		case *rsa.PublicKey, *ecdsa.PublicKey:
+			keys = append(keys, k)
+		default:
+			return nil, fmt.Errorf("oidc: public-key file %s: block %d: a %T; only RSA and EC keys are accepted", path, n, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("oidc: public-key file %s holds no PEM public key", path)
+	}
+	return keys, nil
+}
