@@ -15,10 +15,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,8 +34,11 @@ import (
 
 	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/adapters/signjwt"
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/fixtures/softhsm"
+	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
@@ -451,4 +457,48 @@ func TestSignSKAInfrastructure(t *testing.T) {
 		is.Equal(status, 502)
 		is.True(strings.Contains(string(raw), "urn:svc-dss:problem:infrastructure-failure"))
 	})
+	t.Run("HSM slower than the signing timeout", func(t *testing.T) {
+		is := is.New(t)
+		cfg, err := config.LoadSigner(nil, []string{"SVC_DSS_CONTROL_DB_URL=" + w.admin, "SVC_DSS_SIGNING_TIMEOUT_SECONDS=1"}, io.Discard)
+		is.NoErr(err)
+		var logs servertest.Buffer
+		a, err := app.NewSigner(cfg, slog.New(slog.NewJSONHandler(&logs, nil)), app.WithHSM(slowHSM{}))
+		is.NoErr(err)
+		defer a.Close()
+		e, err := newServer(a, slog.New(slog.NewJSONHandler(&logs, nil)))
+		is.NoErr(err)
+		srv := httptest.NewServer(e)
+		defer srv.Close()
+		status, raw := post(t, srv.URL, "Bearer "+w.a.token(t, good, nil), good)
+		is.Equal(status, 502)
+		is.True(strings.Contains(string(raw), "urn:svc-dss:problem:infrastructure-failure"))
+		// Only the signing timeout sets a deadline on this request: the
+		// log shows it is what ended the wait for the HSM.
+		is.True(strings.Contains(logs.String(), "context deadline exceeded"))
+	})
+}
+
+// slowHSM is an HSM port that answers nothing before an hour has passed,
+// or its caller gives up.
+type slowHSM struct{}
+
+func (slowHSM) wait(ctx context.Context) error {
+	select {
+	case <-time.After(time.Hour):
+		return errors.New("slowHSM: answered after an hour")
+	case <-ctx.Done():
+		return fmt.Errorf("slowHSM: %w", ctx.Err())
+	}
+}
+
+func (h slowHSM) PublicKey(ctx context.Context, _ ports.Partition, _ ports.KeyRef) (crypto.PublicKey, error) {
+	return nil, h.wait(ctx)
+}
+
+func (h slowHSM) Approve(ctx context.Context, _ ports.Partition, _ ports.KeyRef, _ ports.SignOperation) (ports.Approval, error) {
+	return ports.Approval{}, h.wait(ctx)
+}
+
+func (h slowHSM) Sign(ctx context.Context, _ ports.Partition, _ ports.SignOperation) ([]byte, error) {
+	return nil, h.wait(ctx)
 }
