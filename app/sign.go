@@ -66,8 +66,8 @@ type signFlow struct {
 
 // Sign runs one sign-ska call: the proxy's JWT over the exact body, the
 // body's tenant and module against it, the dss license and dss.sign
-// permission, the tenant's partition, then each digest signed under a
-// fresh SKA approval and verified before it is returned. The whole of it
+// permission, the tenant's partition, then the digests signed under one
+// fresh SKA approval, each verified before it is returned. The whole of it
 // is bounded by svc.dss.signing.timeout-seconds.
 func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (SignResult, error) {
 	if s.flow == nil {
@@ -133,16 +133,21 @@ func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (S
 		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
 	}
 	res.Identity = id
+	// One approval covers the batch: exactly these token inputs, in this
+	// order (docs/decisions/0023).
+	op := ports.SignOperation{Key: key, Mechanism: mechanisms[job.Algorithm], Hash: job.Hash}
+	for _, digest := range job.Digests {
+		op.Data = append(op.Data, signing.TokenInput(job.Algorithm, job.Hash, digest))
+	}
+	if op.Approval, err = f.hsm.Approve(ctx, part, ports.KeyRef{Label: job.KeyLabel + approvalSuffix}, op); err != nil {
+		return SignResult{}, hsmError("approval", err)
+	}
+	raws, err := f.hsm.Sign(ctx, part, op)
+	if err != nil {
+		return SignResult{}, hsmError("signing", err)
+	}
 	for i, digest := range job.Digests {
-		op := ports.SignOperation{Key: key, Mechanism: mechanisms[job.Algorithm], Hash: job.Hash, Data: signing.TokenInput(job.Algorithm, job.Hash, digest)}
-		if op.Approval, err = f.hsm.Approve(ctx, part, ports.KeyRef{Label: job.KeyLabel + approvalSuffix}, op); err != nil {
-			return SignResult{}, hsmError(fmt.Sprintf("approval of digest %d", i), err)
-		}
-		raw, err := f.hsm.Sign(ctx, part, op)
-		if err != nil {
-			return SignResult{}, hsmError(fmt.Sprintf("digest %d", i), err)
-		}
-		sig, err := signing.Finish(job, pub, digest, raw)
+		sig, err := signing.Finish(job, pub, digest, raws[i])
 		if err != nil {
 			return SignResult{}, fmt.Errorf("%w: digest %d: %w", ErrSignUnavailable, i, err)
 		}

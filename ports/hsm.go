@@ -69,9 +69,11 @@ type SignOperation struct {
 	// Hash is the digest's hash (PSS parameters, and what the approval
 	// names).
 	Hash crypto.Hash
-	// Data is exactly the bytes handed to the token: the DigestInfo for
-	// PKCS#1 v1.5, the digest otherwise.
-	Data []byte
+	// Data are exactly the bytes handed to the token, one signature
+	// each: the DigestInfo for PKCS#1 v1.5, the digest otherwise. The
+	// batch shares one approval, as CSC signHash signs several hashes
+	// under one authorization.
+	Data [][]byte
 	// Approval is the SKA authorization of this operation.
 	Approval Approval
 }
@@ -99,9 +101,10 @@ type HSM interface {
 	// Approve produces the SKA approval of op with the authorization key
 	// authKey of p (the key profile's authorization key).
 	Approve(ctx context.Context, p Partition, authKey KeyRef, op SignOperation) (Approval, error)
-	// Sign checks op.Approval, then signs op.Data with op.Key. A refused
-	// approval is ErrApprovalRefused and the signing key is not used.
-	Sign(ctx context.Context, p Partition, op SignOperation) ([]byte, error)
+	// Sign checks op.Approval, then signs each of op.Data with op.Key and
+	// returns the signatures in the same order. A refused approval is
+	// ErrApprovalRefused and the signing key is not used.
+	Sign(ctx context.Context, p Partition, op SignOperation) ([][]byte, error)
 }
 
 // A ReplayStore remembers single-use identifiers (a JWT's jti) until they

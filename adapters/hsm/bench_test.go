@@ -54,7 +54,7 @@ func BenchmarkSign(b *testing.B) {
 						b.Error(err)
 						return
 					}
-					if _, err := ctx.Sign(s, op.Data); err != nil {
+					if _, err := ctx.Sign(s, op.Data[0]); err != nil {
 						b.Error(err)
 						return
 					}

@@ -56,8 +56,8 @@
 //
 //   - [HSM.Approve] signs [signing.ApprovalPayload] of the operation (the
 //     signing key's label and ID, the mechanism name, the hash, exactly the
-//     bytes handed to the token, the issue time and a fresh 16-byte random
-//     nonce) with the authorization key, in the same partition: ECDSA over
+//     bytes handed to the token for each signature of the batch, in order,
+//     the issue time and a fresh 16-byte random nonce) with the authorization key, in the same partition: ECDSA over
 //     the payload's SHA-256, DER-encoded, for an EC key; PKCS#1 v1.5 over a
 //     SHA-256 DigestInfo for an RSA key.
 //   - [HSM.Sign] refuses with [ports.ErrApprovalRefused], without calling
@@ -96,6 +96,14 @@
 // puts its session back in the pool afterwards. A wedged device thus ties
 // up at most MaxSessions goroutines and sessions per partition, never the
 // callers.
+//
+// # Batches
+//
+// One operation carries 1 to [MaxBatch] inputs under one approval. Sign
+// checks the approval once, then signs the inputs side by side, each on a
+// session of the pool (so a batch of 16 on a pool of 8 keeps 8 of the
+// device's engines busy), and returns the signatures in input order. Any
+// input failing fails the batch; no signature of it is returned.
 //
 // # Mechanisms
 //

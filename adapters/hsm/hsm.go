@@ -23,6 +23,9 @@ import (
 // Defaults of Options.
 const (
 	DefaultMaxSessions    = 8
+	// MaxBatch bounds the inputs of one operation, and so the
+	// signatures one Sign makes at once.
+	MaxBatch = 64
 	DefaultTimeout        = 10 * time.Second
 	DefaultApprovalWindow = 30 * time.Second
 	// DefaultNonceCapacity allows about 2000 approved signatures a second
@@ -188,11 +191,13 @@ func (h *HSM) Approve(ctx context.Context, p ports.Partition, authKey ports.KeyR
 }
 
 // Sign checks op, then op.Approval against the SKA use rule (see the
-// package doc), and only then signs op.Data with op.Key's private key. A
-// refused approval is ports.ErrApprovalRefused, and the signing key is not
-// used. The signature is r||s for ECDSA, as the token returns it. Sign
-// does not verify the signature it returns.
-func (h *HSM) Sign(ctx context.Context, p ports.Partition, op ports.SignOperation) ([]byte, error) {
+// package doc), and only then signs each of op.Data with op.Key's private
+// key, in parallel on the partition's sessions, and returns the
+// signatures in op.Data's order. A refused approval is
+// ports.ErrApprovalRefused, and the signing key is not used. A signature
+// is r||s for ECDSA, as the token returns it. Sign does not verify the
+// signatures it returns.
+func (h *HSM) Sign(ctx context.Context, p ports.Partition, op ports.SignOperation) ([][]byte, error) {
 	want, err := planFor(op)
 	if err != nil {
 		return nil, err
@@ -202,26 +207,48 @@ func (h *HSM) Sign(ctx context.Context, p ports.Partition, op ports.SignOperatio
 	if err := h.checkApproval(ctx, p, op); err != nil {
 		return nil, err
 	}
-	return do(ctx, h, p, "sign", func(pl *pool, s *session) ([]byte, error) {
-		key, err := pl.object(s, pkcs11.CKO_PRIVATE_KEY, op.Key)
+	sigs := make([][]byte, len(op.Data))
+	errs := make([]error, len(op.Data))
+	// The inputs run side by side, each on a session of its own; a
+	// failure does not cancel the others: an abandoned PKCS#11 call would
+	// outlive the batch (see run).
+	var wg sync.WaitGroup
+	for i, data := range op.Data {
+		wg.Go(func() {
+			sigs[i], errs[i] = do(ctx, h, p, "sign", func(pl *pool, s *session) ([]byte, error) {
+				return h.signOne(pl, s, op, want, data)
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("input %d: %w", i, err)
 		}
-		if key.keyType != want.keyType {
-			return nil, fmt.Errorf("%w: %s needs an %s key; %q is %s", ErrInvalidOperation, mechanismName(op.Mechanism), keyTypeName(want.keyType), op.Key.Label, keyTypeName(key.keyType))
-		}
-		if h.beforeSign != nil {
-			if err := h.beforeSign(); err != nil {
-				return nil, fmt.Errorf("%w: sign with %q on %s: %w", ports.ErrHSMUnavailable, op.Key.Label, pl, err)
-			}
-		}
-		h.signs.Add(1)
-		sig, err := signWith(pl, s, want.mechanism, key, op.Data)
-		if err != nil {
+	}
+	return sigs, nil
+}
+
+// signOne signs data with op.Key on session s.
+func (h *HSM) signOne(pl *pool, s *session, op ports.SignOperation, want plan, data []byte) ([]byte, error) {
+	key, err := pl.object(s, pkcs11.CKO_PRIVATE_KEY, op.Key)
+	if err != nil {
+		return nil, err
+	}
+	if key.keyType != want.keyType {
+		return nil, fmt.Errorf("%w: %s needs an %s key; %q is %s", ErrInvalidOperation, mechanismName(op.Mechanism), keyTypeName(want.keyType), op.Key.Label, keyTypeName(key.keyType))
+	}
+	if h.beforeSign != nil {
+		if err := h.beforeSign(); err != nil {
 			return nil, fmt.Errorf("%w: sign with %q on %s: %w", ports.ErrHSMUnavailable, op.Key.Label, pl, err)
 		}
-		return sig, nil
-	})
+	}
+	h.signs.Add(1)
+	sig, err := signWith(pl, s, want.mechanism, key, data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: sign with %q on %s: %w", ports.ErrHSMUnavailable, op.Key.Label, pl, err)
+	}
+	return sig, nil
 }
 
 // signWith runs C_SignInit and C_Sign.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"slices"
 	"testing"
 	"time"
 
@@ -118,7 +119,7 @@ func operation(key ports.KeyRef, m ports.Mechanism, hash crypto.Hash, msg string
 	if m == ports.MechanismRSAPKCS1 {
 		data = append(bytes.Clone(digestInfoPrefix[hash]), digest...)
 	}
-	return ports.SignOperation{Key: key, Mechanism: m, Hash: hash, Data: data}, digest
+	return ports.SignOperation{Key: key, Mechanism: m, Hash: hash, Data: [][]byte{data}}, digest
 }
 
 // approved returns op with an approval by authKey.
@@ -195,7 +196,7 @@ func TestSign(t *testing.T) {
 				is := is.New(t)
 				op, digest := operation(c.key, c.mech, c.hash, "document of "+pt.p.Tenant)
 				op = approved(t, h, pt.p, op)
-				sig, err := h.Sign(t.Context(), pt.p, op)
+				sig, err := sign1(t.Context(), h, pt.p, op)
 				is.NoErr(err)
 				pub, err := h.PublicKey(t.Context(), pt.p, c.key)
 				is.NoErr(err)
@@ -268,7 +269,7 @@ func TestApprovalRefused(t *testing.T) {
 	// rawApproval is an approval of op by authKey of partition a signed
 	// over a payload built from the given fields, bypassing Approve's
 	// checks, as a forger holding the authorization key would.
-	rawApproval := func(t *testing.T, keyLabel string, mech string, hash crypto.Hash, data []byte) ports.Approval {
+	rawApproval := func(t *testing.T, keyLabel string, mech string, hash crypto.Hash, data [][]byte) ports.Approval {
 		t.Helper()
 		nonce := make([]byte, 16)
 		_, _ = rand.Read(nonce)
@@ -306,8 +307,8 @@ func TestApprovalRefused(t *testing.T) {
 		{"tampered data", func(t *testing.T) ports.SignOperation {
 			op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "tampered")
 			op = approved(t, h, a.p, op)
-			op.Data = bytes.Clone(op.Data)
-			op.Data[0] ^= 1
+			op.Data = [][]byte{bytes.Clone(op.Data[0])}
+			op.Data[0][0] ^= 1
 			return op
 		}, true},
 		{"approval for another signing key", func(t *testing.T) ports.SignOperation {
@@ -332,6 +333,29 @@ func TestApprovalRefused(t *testing.T) {
 			op.Approval = rawApproval(t, ecKey.Label, "CKM_ECDSA", crypto.SHA256, op.Data)
 			return op
 		}, false},
+		{"batch approval", func(t *testing.T) ports.SignOperation {
+			return approved(t, h, a.p, batch(ecKey, "one", "two", "three"))
+		}, false},
+		{"batch with an input swapped", func(t *testing.T) ports.SignOperation {
+			op := approved(t, h, a.p, batch(ecKey, "one", "two", "three"))
+			op.Data[1] = batch(ecKey, "other").Data[0]
+			return op
+		}, true},
+		{"batch reordered", func(t *testing.T) ports.SignOperation {
+			op := approved(t, h, a.p, batch(ecKey, "one", "two", "three"))
+			op.Data[0], op.Data[2] = op.Data[2], op.Data[0]
+			return op
+		}, true},
+		{"batch with an input dropped", func(t *testing.T) ports.SignOperation {
+			op := approved(t, h, a.p, batch(ecKey, "one", "two", "three"))
+			op.Data = op.Data[:2]
+			return op
+		}, true},
+		{"batch with an input added", func(t *testing.T) ports.SignOperation {
+			op := approved(t, h, a.p, batch(ecKey, "one", "two"))
+			op.Data = append(op.Data, batch(ecKey, "three").Data[0])
+			return op
+		}, true},
 		{"expired", func(t *testing.T) ports.SignOperation {
 			op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "expired")
 			op.Approval.IssuedAt = t0.Add(-hsm.DefaultApprovalWindow - time.Second)
@@ -350,7 +374,7 @@ func TestApprovalRefused(t *testing.T) {
 		{"reused nonce", func(t *testing.T) ports.SignOperation {
 			op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "reused")
 			op = approved(t, h, a.p, op)
-			if _, err := h.Sign(t.Context(), a.p, op); err != nil {
+			if _, err := sign1(t.Context(), h, a.p, op); err != nil {
 				t.Fatalf("first use: %v", err)
 			}
 			return op
@@ -411,14 +435,14 @@ func TestApprovalRefused(t *testing.T) {
 			clk.Set(t0)
 			op := c.op(t)
 			before := hsm.SignCalls(h)
-			sig, err := h.Sign(t.Context(), a.p, op)
+			sigs, err := h.Sign(t.Context(), a.p, op)
 			if !c.refuse {
 				is.NoErr(err)
-				is.Equal(hsm.SignCalls(h), before+1)
+				is.Equal(hsm.SignCalls(h), before+uint64(len(op.Data)))
 				return
 			}
 			is.True(errors.Is(err, ports.ErrApprovalRefused))
-			is.Equal(sig, nil)
+			is.Equal(sigs, nil)
 			is.Equal(hsm.SignCalls(h), before) // the signing key was not used
 		})
 	}
@@ -429,7 +453,7 @@ func TestApprovalRefused(t *testing.T) {
 		op, _ := operation(rsaKey, ports.MechanismRSAPSS, crypto.SHA256, "late")
 		op = approved(t, h, a.p, op)
 		clk.Advance(hsm.DefaultApprovalWindow + time.Millisecond)
-		_, err := h.Sign(t.Context(), a.p, op)
+		_, err := sign1(t.Context(), h, a.p, op)
 		is.True(errors.Is(err, ports.ErrApprovalRefused))
 	})
 }
@@ -456,7 +480,7 @@ func TestApprovalWithoutProfile(t *testing.T) {
 	ap, err := h.Approve(t.Context(), pt.p, otherKey, op)
 	is.NoErr(err)
 	op.Approval = ap
-	sig, err := h.Sign(t.Context(), pt.p, op)
+	sig, err := sign1(t.Context(), h, pt.p, op)
 	is.NoErr(err) // any key other than the signing key may approve
 	pub, err := h.PublicKey(t.Context(), pt.p, ecKey)
 	is.NoErr(err)
@@ -468,7 +492,7 @@ func TestApprovalWithoutProfile(t *testing.T) {
 	op, _ = operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "by an absent key")
 	op = approved(t, h, pt.p, op)
 	op.Approval.AuthKey = ports.KeyRef{Label: "no-such-key"}
-	_, err = h.Sign(t.Context(), pt.p, op)
+	_, err = sign1(t.Context(), h, pt.p, op)
 	is.True(errors.Is(err, ports.ErrApprovalRefused)) // nor a key the partition does not hold
 	is.True(!errors.Is(err, ports.ErrKeyNotFound))
 }
@@ -483,7 +507,7 @@ func TestApprovalByRSAKey(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(len(ap.Signature), 256) // PKCS#1 v1.5, RSA-2048
 	op.Approval = ap
-	sig, err := h.Sign(t.Context(), pt.p, op)
+	sig, err := sign1(t.Context(), h, pt.p, op)
 	is.NoErr(err)
 	pub, err := h.PublicKey(t.Context(), pt.p, ecKey)
 	is.NoErr(err)
@@ -498,7 +522,7 @@ func TestNonceCapacity(t *testing.T) {
 	h := hsm.New(hsm.Options{Clock: clk.Now, NonceCapacity: 2})
 	sign := func(msg string) error {
 		op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, msg)
-		_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		return err
 	}
 	is.NoErr(sign("1"))
@@ -538,7 +562,7 @@ func TestErrors(t *testing.T) {
 	t.Run("unknown signing key", func(t *testing.T) {
 		is := is.New(t)
 		op, _ := operation(ports.KeyRef{Label: "no-such-key"}, ports.MechanismECDSA, crypto.SHA256, "unknown")
-		_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		is.True(errors.Is(err, ports.ErrKeyNotFound))
 	})
 
@@ -549,19 +573,19 @@ func TestErrors(t *testing.T) {
 			name string
 			op   ports.SignOperation
 		}{
-			{"no mechanism", ports.SignOperation{Key: rsaKey, Hash: crypto.SHA256, Data: digest[:]}},
-			{"raw RSA: PKCS#1 over a bare digest", ports.SignOperation{Key: rsaKey, Mechanism: ports.MechanismRSAPKCS1, Hash: crypto.SHA256, Data: digest[:]}},
-			{"PKCS#1 DigestInfo of another hash", ports.SignOperation{Key: rsaKey, Mechanism: ports.MechanismRSAPKCS1, Hash: crypto.SHA384, Data: append(bytes.Clone(digestInfoPrefix[crypto.SHA256]), digest[:]...)}},
-			{"weak hash", ports.SignOperation{Key: ecKey, Mechanism: ports.MechanismECDSA, Hash: crypto.SHA224, Data: sha224[:]}},
-			{"digest of the wrong size", ports.SignOperation{Key: ecKey, Mechanism: ports.MechanismECDSA, Hash: crypto.SHA384, Data: digest[:]}},
-			{"no key", ports.SignOperation{Mechanism: ports.MechanismECDSA, Hash: crypto.SHA256, Data: digest[:]}},
+			{"no mechanism", ports.SignOperation{Key: rsaKey, Hash: crypto.SHA256, Data: [][]byte{digest[:]}}},
+			{"raw RSA: PKCS#1 over a bare digest", ports.SignOperation{Key: rsaKey, Mechanism: ports.MechanismRSAPKCS1, Hash: crypto.SHA256, Data: [][]byte{digest[:]}}},
+			{"PKCS#1 DigestInfo of another hash", ports.SignOperation{Key: rsaKey, Mechanism: ports.MechanismRSAPKCS1, Hash: crypto.SHA384, Data: [][]byte{append(bytes.Clone(digestInfoPrefix[crypto.SHA256]), digest[:]...)}}},
+			{"weak hash", ports.SignOperation{Key: ecKey, Mechanism: ports.MechanismECDSA, Hash: crypto.SHA224, Data: [][]byte{sha224[:]}}},
+			{"digest of the wrong size", ports.SignOperation{Key: ecKey, Mechanism: ports.MechanismECDSA, Hash: crypto.SHA384, Data: [][]byte{digest[:]}}},
+			{"no key", ports.SignOperation{Mechanism: ports.MechanismECDSA, Hash: crypto.SHA256, Data: [][]byte{digest[:]}}},
 		}
 		for _, c := range ops {
 			t.Run(c.name, func(t *testing.T) {
 				is := is.New(t)
 				_, err := h.Approve(t.Context(), pt.p, authKey, c.op)
 				is.True(errors.Is(err, hsm.ErrInvalidOperation))
-				_, err = h.Sign(t.Context(), pt.p, c.op)
+				_, err = sign1(t.Context(), h, pt.p, c.op)
 				is.True(errors.Is(err, hsm.ErrInvalidOperation))
 			})
 		}
@@ -571,7 +595,7 @@ func TestErrors(t *testing.T) {
 		is := is.New(t)
 		op, _ := operation(rsaKey, ports.MechanismECDSA, crypto.SHA256, "ECDSA with RSA")
 		before := hsm.SignCalls(h)
-		_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		is.True(errors.Is(err, hsm.ErrInvalidOperation))
 		is.Equal(hsm.SignCalls(h), before)
 	})
@@ -591,7 +615,7 @@ func TestErrors(t *testing.T) {
 			is.True(!strings.Contains(err.Error(), wrong.PIN))
 		}
 		op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "right PIN")
-		_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		is.NoErr(err) // the right PIN works, with the same HSM
 	})
 }
@@ -625,7 +649,7 @@ func TestSessionRecovery(t *testing.T) {
 						mech = ports.MechanismECDSA
 					}
 					op, _ := operation(key, mech, crypto.SHA256, "before")
-					_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+					_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 					is.NoErr(err)
 
 					op, digest := operation(key, mech, crypto.SHA256, "after")
@@ -637,7 +661,7 @@ func TestSessionRecovery(t *testing.T) {
 					if !approveFirst {
 						op = approved(t, h, pt.p, op)
 					}
-					sig, err := h.Sign(t.Context(), pt.p, op)
+					sig, err := sign1(t.Context(), h, pt.p, op)
 					is.NoErr(err)
 					is.Equal(hsm.Resets(h, pt.p), resets+1) // recovered, once
 					pub, err := h.PublicKey(t.Context(), pt.p, key)
@@ -670,7 +694,7 @@ func TestSessionRecovery(t *testing.T) {
 					return nil
 				})
 				op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, c.name)
-				_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+				_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 				if c.want == nil {
 					is.NoErr(err)
 				} else {
@@ -719,7 +743,7 @@ func TestConcurrentSign(t *testing.T) {
 					continue
 				}
 				op.Approval = a
-				sig, err := h.Sign(t.Context(), pt.p, op)
+				sig, err := sign1(t.Context(), h, pt.p, op)
 				if err != nil {
 					errs <- fmt.Errorf("sign: %w", err)
 					continue
@@ -769,7 +793,7 @@ func TestIndependentSignaturesRunInParallel(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, op := range ops {
 		wg.Go(func() {
-			if _, err := h.Sign(t.Context(), pt.p, op); err != nil {
+			if _, err := sign1(t.Context(), h, pt.p, op); err != nil {
 				t.Error(err)
 			}
 		})
@@ -788,7 +812,7 @@ func TestTimeout(t *testing.T) {
 		is := is.New(t)
 		h := hsm.New(hsm.Options{MaxSessions: 1, Timeout: 100 * time.Millisecond})
 		op, _ := operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "warm")
-		_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op)) // caches the authorization key
+		_, err := sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op)) // caches the authorization key
 		is.NoErr(err)
 
 		op, _ = operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "busy")
@@ -797,7 +821,7 @@ func TestTimeout(t *testing.T) {
 		is.NoErr(err)
 		start := time.Now()
 		before := hsm.SignCalls(h)
-		_, err = h.Sign(t.Context(), pt.p, op)
+		_, err = sign1(t.Context(), h, pt.p, op)
 		is.True(errors.Is(err, ports.ErrHSMTimeout))
 		is.True(errors.Is(err, context.DeadlineExceeded))
 		is.True(time.Since(start) < time.Second)
@@ -805,7 +829,7 @@ func TestTimeout(t *testing.T) {
 		release()
 
 		op, _ = operation(ecKey, ports.MechanismECDSA, crypto.SHA256, "free again")
-		_, err = h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err = sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		is.NoErr(err)
 	})
 
@@ -819,7 +843,7 @@ func TestTimeout(t *testing.T) {
 		defer release()
 		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 		defer cancel()
-		_, err = h.Sign(ctx, pt.p, op)
+		_, err = sign1(ctx, h, pt.p, op)
 		is.True(errors.Is(err, ports.ErrHSMTimeout))
 	})
 
@@ -833,7 +857,7 @@ func TestTimeout(t *testing.T) {
 		defer release()
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(50*time.Millisecond, cancel)
-		_, err = h.Sign(ctx, pt.p, op)
+		_, err = sign1(ctx, h, pt.p, op)
 		is.True(errors.Is(err, context.Canceled))
 		is.True(!errors.Is(err, ports.ErrHSMTimeout))
 	})
@@ -853,7 +877,7 @@ func TestTimeout(t *testing.T) {
 
 		slow.Store(true)
 		start := time.Now()
-		sig, err := h.Sign(t.Context(), pt.p, op)
+		sig, err := sign1(t.Context(), h, pt.p, op)
 		is.True(errors.Is(err, ports.ErrHSMTimeout))
 		is.Equal(sig, nil)
 		is.True(time.Since(start) < 1500*time.Millisecond) // the caller did not wait for the device
@@ -872,7 +896,79 @@ func TestTimeout(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		op, _ = operation(rsaKey, ports.MechanismRSAPKCS1, crypto.SHA256, "fast again")
-		_, err = h.Sign(t.Context(), pt.p, approved(t, h, pt.p, op))
+		_, err = sign1(t.Context(), h, pt.p, approved(t, h, pt.p, op))
 		is.NoErr(err)
 	})
+}
+
+// sign1 signs an operation of one input and returns its signature.
+func sign1(ctx context.Context, h *hsm.HSM, p ports.Partition, op ports.SignOperation) ([]byte, error) {
+	sigs, err := h.Sign(ctx, p, op)
+	if err != nil {
+		return nil, err
+	}
+	return sigs[0], nil
+}
+
+// batch is an ECDSA SHA-256 operation over the digests of msgs.
+func batch(key ports.KeyRef, msgs ...string) ports.SignOperation {
+	op, _ := operation(key, ports.MechanismECDSA, crypto.SHA256, msgs[0])
+	op.Data = nil
+	for _, m := range msgs {
+		d := sha256.Sum256([]byte(m))
+		op.Data = append(op.Data, d[:])
+	}
+	return op
+}
+
+// A batch is signed as a whole, in order: each signature verifies over
+// its own input.
+func TestSignBatch(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	pt := newPartition(t, "batch")
+	h := hsm.New(hsm.Options{MaxSessions: 3})
+	msgs := []string{"a", "b", "c", "d", "e", "f", "g"}
+	op := approved(t, h, pt.p, batch(ecKey, msgs...))
+	sigs, err := h.Sign(t.Context(), pt.p, op)
+	is.NoErr(err)
+	is.Equal(len(sigs), len(msgs))
+	pub, err := h.PublicKey(t.Context(), pt.p, ecKey)
+	is.NoErr(err)
+	for i, m := range msgs {
+		d := sha256.Sum256([]byte(m))
+		one := op
+		one.Data = [][]byte{d[:]}
+		verify(t, pub, one, d[:], sigs[i])
+	}
+	// The approval was spent by the batch.
+	_, err = h.Sign(t.Context(), pt.p, op)
+	is.True(errors.Is(err, ports.ErrApprovalRefused))
+
+	for _, n := range []int{0, hsm.MaxBatch + 1} {
+		op := batch(ecKey, "x")
+		op.Data = slices.Repeat(op.Data, n)
+		_, err := h.Approve(t.Context(), pt.p, authKey, op)
+		is.True(errors.Is(err, hsm.ErrInvalidOperation))
+		_, err = h.Sign(t.Context(), pt.p, op)
+		is.True(errors.Is(err, hsm.ErrInvalidOperation))
+	}
+}
+
+// A device error on one input fails the whole batch with that error.
+func TestSignBatchDeviceError(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	pt := newPartition(t, "batch-error")
+	h := hsm.New(hsm.Options{MaxSessions: 2})
+	var calls atomic.Int32
+	hsm.SetBeforeSign(h, func() error {
+		if calls.Add(1) == 3 {
+			return errors.New("CKR_DEVICE_ERROR")
+		}
+		return nil
+	})
+	_, err := h.Sign(t.Context(), pt.p, approved(t, h, pt.p, batch(ecKey, "a", "b", "c", "d", "e", "f")))
+	is.True(errors.Is(err, ports.ErrHSMUnavailable))
+	is.True(strings.Contains(err.Error(), "CKR_DEVICE_ERROR"))
 }

@@ -64,30 +64,45 @@ func planFor(op ports.SignOperation) (plan, error) {
 		// Only hashes as strong as SHA-256 (reference A.1).
 		return plan{}, fmt.Errorf("%w: hash %v not accepted", ErrInvalidOperation, op.Hash)
 	}
+	if len(op.Data) == 0 || len(op.Data) > MaxBatch {
+		return plan{}, fmt.Errorf("%w: %d inputs to sign, not 1 to %d", ErrInvalidOperation, len(op.Data), MaxBatch)
+	}
+	var p plan
 	switch op.Mechanism {
 	case ports.MechanismRSAPKCS1:
-		// CKM_RSA_PKCS pads and signs whatever it gets; anything but a
-		// DigestInfo of the named hash would be a raw RSA signature.
-		prefix := digestInfoPrefixes[op.Hash]
-		if len(op.Data) != len(prefix)+op.Hash.Size() || !bytes.HasPrefix(op.Data, prefix) {
-			return plan{}, fmt.Errorf("%w: CKM_RSA_PKCS data is not a %v DigestInfo", ErrInvalidOperation, op.Hash)
-		}
-		return plan{pkcs11.NewMechanism(pkcs11.CKM_RSA_PKCS, nil), pkcs11.CKK_RSA}, nil
+		p = plan{pkcs11.NewMechanism(pkcs11.CKM_RSA_PKCS, nil), pkcs11.CKK_RSA}
 	case ports.MechanismRSAPSS:
-		if len(op.Data) != op.Hash.Size() {
-			return plan{}, fmt.Errorf("%w: CKM_RSA_PKCS_PSS data is %d bytes, not a %v digest", ErrInvalidOperation, len(op.Data), op.Hash)
-		}
 		h := pssHashes[op.Hash]
 		params := pkcs11.NewPSSParams(h.hashAlg, h.mgf, uint(op.Hash.Size()))
-		return plan{pkcs11.NewMechanism(pkcs11.CKM_RSA_PKCS_PSS, params), pkcs11.CKK_RSA}, nil
+		p = plan{pkcs11.NewMechanism(pkcs11.CKM_RSA_PKCS_PSS, params), pkcs11.CKK_RSA}
 	case ports.MechanismECDSA:
-		if len(op.Data) != op.Hash.Size() {
-			return plan{}, fmt.Errorf("%w: CKM_ECDSA data is %d bytes, not a %v digest", ErrInvalidOperation, len(op.Data), op.Hash)
-		}
-		return plan{pkcs11.NewMechanism(pkcs11.CKM_ECDSA, nil), pkcs11.CKK_EC}, nil
+		p = plan{pkcs11.NewMechanism(pkcs11.CKM_ECDSA, nil), pkcs11.CKK_EC}
 	default:
 		return plan{}, fmt.Errorf("%w: mechanism %d not accepted", ErrInvalidOperation, op.Mechanism)
 	}
+	for i, d := range op.Data {
+		if err := checkInput(op.Mechanism, op.Hash, d); err != nil {
+			return plan{}, fmt.Errorf("%w: input %d: %w", ErrInvalidOperation, i, err)
+		}
+	}
+	return p, nil
+}
+
+// checkInput checks one input of a mechanism: a DigestInfo of the hash
+// for CKM_RSA_PKCS (which pads and signs whatever it gets: anything else
+// would be a raw RSA signature), a digest of the hash otherwise.
+func checkInput(m ports.Mechanism, hash crypto.Hash, data []byte) error {
+	if m == ports.MechanismRSAPKCS1 {
+		prefix := digestInfoPrefixes[hash]
+		if len(data) != len(prefix)+hash.Size() || !bytes.HasPrefix(data, prefix) {
+			return fmt.Errorf("CKM_RSA_PKCS data is not a %v DigestInfo", hash)
+		}
+		return nil
+	}
+	if len(data) != hash.Size() {
+		return fmt.Errorf("%s data is %d bytes, not a %v digest", mechanismName(m), len(data), hash)
+	}
+	return nil
 }
 
 // keyTypeName names a CKK_ value in errors.

@@ -154,16 +154,19 @@ func TestFinish(t *testing.T) {
 func TestApprovalPayload(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	base := ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, []byte("digest"), at, []byte("nonce"))
+	base := ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonce"))
 	for i, other := range [][]byte{
-		ApprovalPayload("sign2", []byte{1}, "ECDSA", crypto.SHA256, []byte("digest"), at, []byte("nonce")),
-		ApprovalPayload("sign", []byte{2}, "ECDSA", crypto.SHA256, []byte("digest"), at, []byte("nonce")),
-		ApprovalPayload("sign", []byte{1}, "RSA_PSS", crypto.SHA256, []byte("digest"), at, []byte("nonce")),
-		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA384, []byte("digest"), at, []byte("nonce")),
-		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, []byte("digesT"), at, []byte("nonce")),
-		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, []byte("digest"), at.Add(time.Nanosecond), []byte("nonce")),
-		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, []byte("digest"), at, []byte("nonc3")),
-		ApprovalPayload("sig", []byte("n\x01"), "ECDSA", crypto.SHA256, []byte("digest"), at, []byte("nonce")), // no field boundary shifts
+		ApprovalPayload("sign2", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{2}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "RSA_PSS", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA384, [][]byte{[]byte("digest")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digesT")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at.Add(time.Nanosecond), []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonc3")),
+		ApprovalPayload("sig", []byte("n\x01"), "ECDSA", crypto.SHA256, [][]byte{[]byte("digest")}, at, []byte("nonce")), // no field boundary shifts
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("digest"), []byte("digest")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, [][]byte{[]byte("dig"), []byte("est")}, at, []byte("nonce")),
+		ApprovalPayload("sign", []byte{1}, "ECDSA", crypto.SHA256, nil, at, []byte("nonce")),
 	} {
 		if string(other) == string(base) {
 			t.Errorf("variant %d gives the same payload", i)

@@ -108,12 +108,13 @@ type signWorld struct {
 	b        proxy
 	tokA     *softhsm.Token
 	pubs     map[string]crypto.PublicKey // the partition A keys' public halves, by label
+	pairs    map[string]softhsm.KeyPair  // their handles in the token
 	admin    string
 }
 
 func newSignWorld(t testing.TB) *signWorld {
 	t.Helper()
-	w := &signWorld{admin: pgtest.NewDatabaseURL(t), pubs: map[string]crypto.PublicKey{}}
+	w := &signWorld{admin: pgtest.NewDatabaseURL(t), pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +152,7 @@ func newSignWorld(t testing.TB) *signWorld {
 		if w.pubs[k.label], err = w.tokA.PublicKey(kp.Public); err != nil {
 			t.Fatal(err)
 		}
+		w.pairs[k.label] = kp
 	}
 	exec(`UPDATE hsm_partitions SET pkcs11_module = $1, token_label = $2, slot = NULL, user_name = 'user', pin_ref = $3 WHERE tenant_id = $4`,
 		w.tokA.ModulePath(), w.tokA.Label(), "pin:"+w.tokA.UserPIN(), tenantA)
@@ -499,6 +501,6 @@ func (h slowHSM) Approve(ctx context.Context, _ ports.Partition, _ ports.KeyRef,
 	return ports.Approval{}, h.wait(ctx)
 }
 
-func (h slowHSM) Sign(ctx context.Context, _ ports.Partition, _ ports.SignOperation) ([]byte, error) {
+func (h slowHSM) Sign(ctx context.Context, _ ports.Partition, _ ports.SignOperation) ([][]byte, error) {
 	return nil, h.wait(ctx)
 }
