@@ -22,10 +22,10 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultMaxSessions    = 8
+	DefaultMaxSessions = 8
 	// MaxBatch bounds the inputs of one operation, and so the
 	// signatures one Sign makes at once.
-	MaxBatch = 64
+	MaxBatch              = 64
 	DefaultTimeout        = 10 * time.Second
 	DefaultApprovalWindow = 30 * time.Second
 	// DefaultNonceCapacity allows about 2000 approved signatures a second
