@@ -20,12 +20,13 @@ import (
 	"github.com/svc-dss/dss/ports"
 )
 
+// MaxBatch bounds the inputs of one operation, and so the signatures one
+// Sign makes at once.
+const MaxBatch = 64
+
 // Defaults of Options.
 const (
-	DefaultMaxSessions = 8
-	// MaxBatch bounds the inputs of one operation, and so the
-	// signatures one Sign makes at once.
-	MaxBatch              = 64
+	DefaultMaxSessions    = 8
 	DefaultTimeout        = 10 * time.Second
 	DefaultApprovalWindow = 30 * time.Second
 	// DefaultNonceCapacity allows about 2000 approved signatures a second
