@@ -10,8 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/adapters/signjwt"
@@ -69,10 +71,68 @@ type signFlow struct {
 // permission, the tenant's partition, then the digests signed under one
 // fresh SKA approval, each verified before it is returned. The whole of it
 // is bounded by svc.dss.signing.timeout-seconds.
+//
+// Every call that reaches the flow leaves one audit record in the log
+// (reference A.6 item 8): see audit.
 func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (SignResult, error) {
 	if s.flow == nil {
 		return SignResult{}, ErrNoControlDatabase
 	}
+	var rec auditRecord
+	began := time.Now()
+	res, err := s.sign(ctx, authorization, body, &rec)
+	s.audit(ctx, rec, time.Since(began), err)
+	return res, err
+}
+
+// auditRecord is what a sign-ska call is known to be about, filled in as
+// the flow learns it: nothing before the token verifies.
+type auditRecord struct {
+	id      signjwt.Identity
+	job     signing.Job
+	checked bool // job holds the checked request
+}
+
+// audit logs one sign-ska call: who (tenant, module, kid, jti), what (key,
+// algorithm, hash, the number of digests and the SHA-256 of their
+// concatenation, never the digests), the outcome and its duration. The
+// request id comes with ctx.
+func (s *Signer) audit(ctx context.Context, r auditRecord, took time.Duration, err error) {
+	attrs := []slog.Attr{slog.String("outcome", outcome(err)), slog.Float64("duration_ms", float64(took.Microseconds())/1000)}
+	if r.id.Tenant != "" {
+		attrs = append(attrs, slog.String("tenant", r.id.Tenant), slog.String("module", r.id.Module), slog.String("kid", r.id.Kid), slog.String("jti", r.id.JTI))
+	}
+	if r.checked {
+		all := sha256.New()
+		for _, d := range r.job.Digests {
+			all.Write(d)
+		}
+		attrs = append(attrs, slog.String("key", r.job.KeyLabel), slog.String("algorithm", string(r.job.Algorithm)),
+			slog.String("hash", r.job.Hash.String()), slog.Int("digests", len(r.job.Digests)), slog.String("digests_sha256", hex.EncodeToString(all.Sum(nil))))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("reason", err.Error()))
+	}
+	s.logger.LogAttrs(ctx, slog.LevelInfo, "sign-ska", attrs...)
+}
+
+// outcome names the class of a sign-ska result for the audit record.
+func outcome(err error) string {
+	switch {
+	case err == nil:
+		return "signed"
+	case errors.Is(err, ErrSignUnauthenticated):
+		return "unauthenticated"
+	case errors.Is(err, ErrSignForbidden):
+		return "forbidden"
+	case errors.Is(err, ErrSignBadRequest):
+		return "bad-request"
+	default:
+		return "failed"
+	}
+}
+
+func (s *Signer) sign(ctx context.Context, authorization string, body []byte, rec *auditRecord) (SignResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.SigningTimeout)
 	defer cancel()
 	f := s.flow
@@ -85,6 +145,7 @@ func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (S
 	case err != nil:
 		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
 	}
+	rec.id = id
 	var req signing.Request
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -95,6 +156,7 @@ func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (S
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: %w", ErrSignBadRequest, err)
 	}
+	rec.job, rec.checked = job, true
 	// Fail closed: the body speaks for the authenticated proxy only.
 	if !strings.EqualFold(job.Tenant, id.Tenant) || !strings.EqualFold(job.Module, id.Module) {
 		return SignResult{}, fmt.Errorf("%w: the body's tenantId and moduleUuid are not the token's", ErrSignForbidden)

@@ -109,6 +109,7 @@ type signWorld struct {
 	tokA     *softhsm.Token
 	pubs     map[string]crypto.PublicKey // the partition A keys' public halves, by label
 	pairs    map[string]softhsm.KeyPair  // their handles in the token
+	logs     *servertest.Buffer
 	admin    string
 }
 
@@ -165,7 +166,8 @@ func newSignWorld(t testing.TB) *signWorld {
 	w.a2 = w.register(t, exec, tenantA, moduleA2, "proxy-a2")
 	w.b = w.register(t, exec, tenantB, moduleB, "proxy-b")
 	w.c = w.register(t, exec, tenantC, moduleC, "proxy-c")
-	w.url = servertest.Run(t, run, nil, []string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}).URL
+	srv := servertest.Run(t, run, nil, []string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin})
+	w.url, w.logs = srv.URL, srv.Logs
 	return w
 }
 
@@ -503,4 +505,61 @@ func (h slowHSM) Approve(ctx context.Context, _ ports.Partition, _ ports.KeyRef,
 
 func (h slowHSM) Sign(ctx context.Context, _ ports.Partition, _ ports.SignOperation) ([][]byte, error) {
 	return nil, h.wait(ctx)
+}
+
+// Each sign-ska call leaves one audit record: who, which key and
+// algorithm, how many digests and the SHA-256 of their concatenation (not
+// the digests), the outcome and the request id.
+func TestSignSKAAudit(t *testing.T) {
+	t.Parallel()
+	w := newSignWorld(t)
+	d1, d2 := digest(crypto.SHA256, "one"), digest(crypto.SHA256, "two")
+	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d1, d2)
+	status, _ := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+	if status != 200 {
+		t.Fatalf("status %d", status)
+	}
+	foreign := body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d1)
+	status, _ = post(t, w.url, "Bearer "+w.a.token(t, foreign, nil), foreign)
+	if status != 403 {
+		t.Fatalf("status %d", status)
+	}
+	status, _ = post(t, w.url, "Bearer not-a-token", good)
+	if status != 401 {
+		t.Fatalf("status %d", status)
+	}
+
+	var records []map[string]any
+	for _, line := range strings.Split(w.logs.String(), "\n") {
+		var r map[string]any
+		if json.Unmarshal([]byte(line), &r) == nil && r["msg"] == "sign-ska" {
+			records = append(records, r)
+		}
+	}
+	if len(records) != 3 {
+		t.Fatalf("%d audit records, want 3:\n%s", len(records), w.logs.String())
+	}
+	all := sha256.Sum256(append(bytes.Clone(d1), d2...))
+	is := is.New(t)
+	signed, forbidden, unauthenticated := records[0], records[1], records[2]
+	is.Equal(signed["outcome"], "signed")
+	is.Equal(signed["tenant"], tenantA)
+	is.Equal(signed["module"], moduleA)
+	is.Equal(signed["kid"], "proxy-a")
+	is.Equal(signed["key"], "sign-p256")
+	is.Equal(signed["algorithm"], "ECDSA")
+	is.Equal(signed["hash"], "SHA-256")
+	is.Equal(signed["digests"], 2.0)
+	is.Equal(signed["digests_sha256"], hex.EncodeToString(all[:]))
+	id, _ := signed["request_id"].(string)
+	is.True(id != "")
+	is.Equal(forbidden["outcome"], "forbidden")
+	is.Equal(forbidden["tenant"], tenantA) // the token's, not the body's
+	is.True(strings.Contains(forbidden["reason"].(string), "not the token's"))
+	is.Equal(unauthenticated["outcome"], "unauthenticated")
+	is.Equal(unauthenticated["tenant"], nil)
+	for _, d := range [][]byte{d1, d2} {
+		is.True(!strings.Contains(w.logs.String(), base64.StdEncoding.EncodeToString(d)))
+		is.True(!strings.Contains(w.logs.String(), hex.EncodeToString(d)))
+	}
 }
