@@ -16,6 +16,7 @@ import (
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/etsi"
+	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -49,15 +50,27 @@ type validation struct {
 
 // Validate validates every signature of doc against one trust snapshot
 // (validation-service.md §1): a failed signature is a result, not an
-// error. The same document, snapshot and time give the same summary.
+// error. The same document, snapshot and time give the same summary. It
+// is the Summary of ValidateReport.
 func (v *Validator) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
+	r, err := v.ValidateReport(ctx, doc, o)
+	if err != nil {
+		return verdict.ValidationSummary{}, err
+	}
+	return r.Summary, nil
+}
+
+// ValidateReport validates doc as Validate does and returns what the
+// reports of domain/report are written from: the summary Validate
+// returns, and the details of the process behind it.
+func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (report.Validation, error) {
 	at := o.At
 	if at.IsZero() {
 		at = v.clock()
 	}
 	policy := etsi.Policy{ValidationTime: at}
 	if err := policy.Validate(); err != nil {
-		return verdict.ValidationSummary{}, fmt.Errorf("app: %w", err)
+		return report.Validation{}, fmt.Errorf("app: %w", err)
 	}
 	// The report names the document by its SHA-256: hashed on the other
 	// core while the signatures are read and validated, which for a large
@@ -76,7 +89,7 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 	doc.Certificates = anchors.Certificates()
 	sigs, err := v.read(ctx, doc)
 	if err != nil {
-		return verdict.ValidationSummary{}, err
+		return report.Validation{}, err
 	}
 	authenticated := func(territory string) bool {
 		for _, l := range snap.Lists {
@@ -109,9 +122,11 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return verdict.ValidationSummary{}, err
+		return report.Validation{}, err
 	}
-	return verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())), nil
+	return report.Validation{
+		Summary: verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
+	}, nil
 }
 
 // read finds the reader of doc's format.
