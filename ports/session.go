@@ -1,0 +1,72 @@
+package ports
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/svc-dss/dss/domain/report"
+)
+
+// ErrNoSession is wrapped by a SessionStore's error for a session it does
+// not hold: never created, deleted, or expired.
+var ErrNoSession = errors.New("no such session")
+
+// A Session is one browser's state in the validator's UI
+// (validation-service.md §5 item 1): who signed in for which tenant, the
+// login in progress, the form token and the last validated document.
+// Sessions are values: a store hands out copies.
+type Session struct {
+	// ID is the session cookie's value: 256 random bits, base64url.
+	ID string
+	// Tenant and Subject are who signed in; both empty until a login
+	// completed.
+	Tenant  string
+	Subject string
+	// CSRF is the token every form of the session posts back.
+	CSRF string
+	// Started is when the session was signed in (or created).
+	Started time.Time
+	// Expires is when the store forgets the session. Whoever updates the
+	// session moves it (idle timeout), never past the absolute limit.
+	Expires time.Time
+	// Login is the login in progress, nil when there is none.
+	Login *Login
+	// Last is the last document validated in the session, for the report
+	// downloads; nil before the first.
+	Last *report.Validation
+}
+
+// A Login is an OIDC authorization-code login in progress: what the
+// callback must match and what the code exchange needs.
+type Login struct {
+	Tenant string
+	// State, Nonce and Verifier (PKCE) are random, single-use values.
+	State    string
+	Nonce    string
+	Verifier string
+	// RedirectURI is the one the authorization request named; the code
+	// exchange must repeat it.
+	RedirectURI string
+	// Until bounds how long the provider may take to answer.
+	Until time.Time
+}
+
+// A SessionStore keeps sessions until they expire. Implementations must be
+// safe for concurrent use and must never return a session whose Expires
+// has passed.
+type SessionStore interface {
+	// Create stores a new session. It fails if s.ID is already in use.
+	Create(ctx context.Context, s Session) error
+	// Get returns the session with the given ID, or an error wrapping
+	// ErrNoSession.
+	Get(ctx context.Context, id string) (Session, error)
+	// Update applies fn to the session with the given ID and stores the
+	// result, atomically with respect to other calls for the same
+	// session, and returns it. fn must not change the ID. If fn fails,
+	// nothing is stored and its error is returned. An unknown or expired
+	// session is an error wrapping ErrNoSession, and fn is not called.
+	Update(ctx context.Context, id string, fn func(*Session) error) (Session, error)
+	// Delete forgets the session; an unknown ID is not an error.
+	Delete(ctx context.Context, id string) error
+}
