@@ -132,6 +132,22 @@ func setDuration[C any](f func(*C) *time.Duration) func(*C, string) error {
 	}
 }
 
+// setPositiveDuration is setDuration for a duration that must be longer
+// than zero.
+func setPositiveDuration[C any](f func(*C) *time.Duration) func(*C, string) error {
+	return func(c *C, v string) error {
+		d, err := ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return err
+		}
+		if d <= 0 {
+			return fmt.Errorf("must be longer than zero")
+		}
+		*f(c) = d
+		return nil
+	}
+}
+
 func setDataSize[C any](f func(*C) *int64) func(*C, string) error {
 	return func(c *C, v string) error {
 		n, err := ParseDataSize(v)

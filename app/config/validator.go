@@ -27,6 +27,7 @@ type Validator struct {
 	PrivateCA       PrivateCA
 	Egress          Egress
 	ControlDB       ControlDB
+	Session         Session
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -97,6 +98,18 @@ type ControlDB struct {
 	Password        string
 	Schema          string
 	MaximumPoolSize int
+}
+
+// Session bounds the browser UI's sessions (docs/decisions/0024).
+type Session struct {
+	// IdleTimeout ends a session this long after its last request.
+	IdleTimeout time.Duration
+	// AbsoluteTimeout ends a session this long after its login, however
+	// busy. At least IdleTimeout.
+	AbsoluteTimeout time.Duration
+	// MaxSessions bounds the sessions held in memory, logins in progress
+	// included.
+	MaxSessions int
 }
 
 // DefaultValidatorMaxRequestBytes is the spec's default API upload cap (40 MiB).
@@ -170,6 +183,12 @@ var validatorKeys = []binding[Validator]{
 		setString(func(c *Validator) *string { return &c.Egress.ProxyHost })},
 	{Key{"svc.dss.validator.egress.proxy-port", "SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT", "0", "proxy port, used only with a proxy host"},
 		setPort(func(c *Validator) *int { return &c.Egress.ProxyPort })},
+	{Key{"svc.dss.validator.session.idle-timeout", "SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT", "PT30M", "browser UI: a session ends this long after its last request (ISO-8601 duration)"},
+		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.IdleTimeout })},
+	{Key{"svc.dss.validator.session.absolute-timeout", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT8H", "browser UI: a session ends this long after its login, however busy; at least the idle timeout"},
+		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
+	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "10000", "browser UI: sessions held in memory, logins in progress included; when full, the one expiring soonest is dropped"},
+		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
 	{Key{"svc.dss.control-db.username", "SVC_DSS_CONTROL_DB_USERNAME", "", "user (read-only recommended)"},
@@ -220,6 +239,10 @@ func (c *Validator) Validate() error {
 	if c.Egress.ProxyHost != "" && c.Egress.ProxyPort == 0 {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.egress.proxy-port", "0",
 			fmt.Errorf("a proxy port is required when svc.dss.validator.egress.proxy-host is set (%s)", c.Egress.ProxyHost)))
+	}
+	if c.Session.AbsoluteTimeout < c.Session.IdleTimeout {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.session.absolute-timeout", FormatDuration(c.Session.AbsoluteTimeout),
+			fmt.Errorf("must be at least svc.dss.validator.session.idle-timeout (%s)", FormatDuration(c.Session.IdleTimeout))))
 	}
 	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
 		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
