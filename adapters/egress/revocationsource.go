@@ -275,6 +275,7 @@ func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate) (revocation.F
 		Signer:      signer.Certificate,
 		Delegated:   signer.Delegated,
 		NoCheck:     signer.NoCheck,
+		Raw:         resp.Basic.Raw,
 	}
 	switch sr.Status {
 	case ocsp.Good:
@@ -309,6 +310,7 @@ func crlFact(l *crl.CRL, cert, issuer *x509.Certificate) (revocation.Fact, error
 		ThisUpdate:  l.ThisUpdate,
 		NextUpdate:  l.NextUpdate,
 		Signer:      issuer,
+		Raw:         l.Raw,
 	}
 	if revoked, at, reason := l.Status(cert.SerialNumber); revoked {
 		f.Status = revocation.Revoked

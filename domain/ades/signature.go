@@ -139,6 +139,10 @@ type DataObject struct {
 	// (an unsupported algorithm); Intact then means nothing.
 	Unchecked       string
 	DigestAlgorithm string // e.g. SHA-256
+	// Digest is the digest the signature covers (a CMS message-digest
+	// attribute); nil when it carries none. It names the signer's
+	// document in the validation reports.
+	Digest []byte
 }
 
 // A Check is the outcome of one cryptographic check.

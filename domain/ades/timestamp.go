@@ -39,4 +39,8 @@ type Timestamp struct {
 	// CRLs and OCSPResponses embedded for the TSA, raw.
 	CRLs          [][]byte
 	OCSPResponses [][]byte
+	// Token is the TimeStampToken as the document carries it (a CMS
+	// ContentInfo, without padding after it); the process does not read
+	// it, the validation reports carry it.
+	Token []byte
 }

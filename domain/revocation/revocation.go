@@ -74,4 +74,9 @@ type Fact struct {
 	Signer    *x509.Certificate
 	Delegated bool
 	NoCheck   bool
+	// Raw is the data the fact was read from, DER: the CertificateList of
+	// a CRL, the BasicOCSPResponse of an OCSP response (as documents embed
+	// it); nil when the source did not keep it. The process does not read
+	// it; the validation reports carry it.
+	Raw []byte
 }

@@ -89,6 +89,9 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 // returns the signed content (nil, false when not found).
 func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra []*x509.Certificate) ([]byte, bool) {
 	obj := ades.DataObject{Name: "content"}
+	if d, err := si.MessageDigest(); err == nil {
+		obj.Digest = d
+	}
 	if h, err := si.Hash(); err == nil {
 		obj.DigestAlgorithm = h.String()
 	} else {

@@ -121,7 +121,7 @@ func TimestampEvidence(typ ades.TimestampType, tok *tsp.Token, imprintErr error,
 // tokenEvidence checks the token's own signature and gathers what it
 // carries.
 func tokenEvidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certificate) ades.Timestamp {
-	ts := ades.Timestamp{Type: typ, GenTime: tok.Info.GenTime}
+	ts := ades.Timestamp{Type: typ, GenTime: tok.Info.GenTime, Token: tok.Raw}
 	tsa, err := tok.Verify(tsp.VerifyOptions{Certificates: certs})
 	ts.TSACertificate = tsa
 	switch {

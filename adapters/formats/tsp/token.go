@@ -25,6 +25,10 @@ type Token struct {
 
 	// Wrapped reports a token that came wrapped in an OCTET STRING.
 	Wrapped bool
+	// Raw is the ContentInfo read, without the OCTET STRING around a
+	// wrapped token and, for a DER one, without the padding after it (a
+	// PDF /Contents is zero-padded).
+	Raw []byte
 }
 
 // Parse reads a TimeStampToken (a ContentInfo, DER or BER): a SignedData
@@ -58,7 +62,7 @@ func Parse(token []byte) (*Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Token{SignedData: sd, Signer: sd.SignerInfos[0], Info: info, Wrapped: wrapped}, nil
+	return &Token{SignedData: sd, Signer: sd.SignerInfos[0], Info: info, Wrapped: wrapped, Raw: element(token)}, nil
 }
 
 // VerifyOptions are the inputs of Token.Verify besides the token.
@@ -220,3 +224,15 @@ func CheckTSACertificate(c *x509.Certificate, strict bool) error {
 }
 
 var oidExtExtKeyUsage = asn1.ObjectIdentifier{2, 5, 29, 37}
+
+// element returns the DER element token starts with, or token itself when
+// it is not DER (an indefinite-length BER encoding, whose end only a BER
+// reader finds).
+func element(token []byte) []byte {
+	in := cryptobyte.String(token)
+	var e cryptobyte.String
+	if in.ReadASN1Element(&e, cbasn1.SEQUENCE) {
+		return e
+	}
+	return token
+}
