@@ -2,6 +2,7 @@ package etsi
 
 import (
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -30,7 +31,7 @@ import (
 func (v *validation) timestamps() time.Time {
 	tss := v.sig.Timestamps
 	if len(tss) > MaxTimestamps {
-		v.warn(CodeTooManyTimestamps, "%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps)
+		v.warn("Is the number of time-stamps within the limit?", CodeTooManyTimestamps, "%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps)
 		tss = tss[:MaxTimestamps]
 	}
 	order := make([]int, len(tss))
@@ -40,29 +41,39 @@ func (v *validation) timestamps() time.Time {
 	slices.SortStableFunc(order, func(a, b int) int { return tss[b].GenTime.Compare(tss[a].GenTime) })
 	valid := make([]bool, len(tss))
 	warnings := make([]*verdict.Message, len(tss))
+	tvs := make([]TimestampValidation, len(tss))
 	for _, i := range order {
-		control := v.vt
+		control, protectedBy := v.vt, -1
 		for j, ts := range tss {
 			if valid[j] && ts.Type == ades.ArchiveTimestamp && ts.GenTime.After(tss[i].GenTime) && ts.GenTime.Before(control) {
-				control = ts.GenTime
+				control, protectedBy = ts.GenTime, j
 			}
 		}
+		tv := &tvs[i]
+		*tv = TimestampValidation{Index: i, Type: tss[i].Type, GenTime: tss[i].GenTime, Control: control, ProtectedBy: protectedBy}
 		var path *certpath.Path
-		valid[i], path, warnings[i] = v.timestamp(i, tss[i], control)
+		var facts []revocation.Fact
+		valid[i], path, warnings[i], facts = v.timestamp(i, tss[i], control, &tv.Stage)
 		if valid[i] {
+			tv.Valid, tv.Path = true, path
 			v.r.Timestamps = append(v.r.Timestamps, TimestampResult{Type: tss[i].Type, GenTime: tss[i].GenTime, POE: control, Path: path})
+			v.tsaFacts = append(v.tsaFacts, facts...)
 		}
 	}
 	slices.SortStableFunc(v.r.Timestamps, func(a, b TimestampResult) int { return a.GenTime.Compare(b.GenTime) })
-	best := v.vt
+	best, bestAt := v.vt, -1
 	for i, ts := range tss {
 		if warnings[i] != nil {
 			v.r.Warnings = append(v.r.Warnings, *warnings[i])
 		}
 		if valid[i] && (ts.Type == ades.SignatureTimestamp || ts.Type == ades.ArchiveTimestamp) && ts.GenTime.Before(best) {
-			best = ts.GenTime
+			best, bestAt = ts.GenTime, i
 		}
 	}
+	if bestAt >= 0 {
+		tvs[bestAt].Best = true
+	}
+	v.r.TimestampValidations = tvs
 	return best
 }
 
@@ -80,12 +91,46 @@ func typeName(t ades.TimestampType) string {
 	return "time-stamp"
 }
 
+// Checks of a time-stamp's validation.
+const (
+	tsImprint = "Does the message imprint match the time-stamped data?"
+	tsValue   = "Does the token's signature verify?"
+	tsGenTime = "Was the time-stamp generated at or before the validation time?"
+	tsTSA     = "Is the TSA certificate found?"
+	tsEKU     = "Does the TSA certificate have the extended key usage id-kp-timeStamping?"
+	tsChain   = "Is there a certificate chain from the TSA certificate to a trust anchor?"
+	tsValid   = "Is the TSA's certificate chain valid at the control time?"
+	tsRevoked = "Do the revocation data show the TSA chain's certificate not revoked at the control time?"
+)
+
 // timestamp reports whether time-stamp i is valid at the control time,
-// or returns the warning saying why not.
-func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (bool, *certpath.Path, *verdict.Message) {
+// or returns the warning saying why not; it records its checks and its
+// conclusion in st and returns the facts of the path that made it valid.
+//
+// The conclusion of an invalid time-stamp carries the sub-indication of
+// EN 319 102-1 that names the reason, where the process knows one (0025):
+// a broken imprint or token signature FAILED with HASH_FAILURE or
+// SIG_CRYPTO_FAILURE, checks that could not be made INDETERMINATE as CV
+// concludes them, no TSA certificate NO_SIGNING_CERTIFICATE_FOUND, no
+// chain NO_CERTIFICATE_CHAIN_FOUND, the chain's own failure, a revoked
+// TSA REVOKED_NO_POE (REVOKED_CA_NO_POE for its CA), no usable
+// revocation data TRY_LATER; a time-stamp generated after the validation
+// time has none.
+func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *Stage) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
 	name := fmt.Sprintf("%s %d (%s)", typeName(ts.Type), i+1, stamp(ts.GenTime))
-	fail := func(code, format string, args ...any) (bool, *certpath.Path, *verdict.Message) {
-		return false, nil, &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
+	add := func(check string, s Status, code, format string, args ...any) {
+		st.Checks = append(st.Checks, Check{Name: check, Status: s, Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+	// invalidate concludes; fail records the failed check and concludes.
+	invalidate := func(indication, sub, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+		m := &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
+		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{*m}}
+		return false, nil, m, nil
+	}
+	fail := func(check, indication, sub, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+		ok, p, m, facts := invalidate(indication, sub, code, format, args...)
+		st.Checks = append(st.Checks, Check{Name: check, Status: NotOK, Code: code, Message: m.Message})
+		return ok, p, m, facts
 	}
 	invalid := CodeTimestampInvalid
 	if ts.Type == ades.ArchiveTimestamp {
@@ -93,48 +138,95 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time) (boo
 	}
 	switch {
 	case !ts.Imprint.Done || !ts.Imprint.Valid:
-		return fail(invalid, "the message imprint does not match the time-stamped data (%s); it is ignored", orUnknown(ts.Imprint.Reason))
+		ind, sub := unchecked(ts.Imprint, SubHashFailure)
+		return fail(tsImprint, ind, sub, invalid, "the message imprint does not match the time-stamped data (%s); it is ignored", orUnknown(ts.Imprint.Reason))
 	case !ts.Value.Done || !ts.Value.Valid:
-		return fail(invalid, "the token's signature does not verify (%s); it is ignored", orUnknown(ts.Value.Reason))
-	case ts.GenTime.After(v.vt):
-		return fail(CodeTimestampAfterValidationTime, "generated after the validation time; it gives no proof of existence")
-	case ts.TSACertificate == nil:
-		return fail(CodeTimestampNotTrusted, "the TSA certificate was not found; it gives no proof of existence")
-	case !slices.Contains(ts.TSACertificate.ExtKeyUsage, x509.ExtKeyUsageTimeStamping):
-		return fail(CodeTimestampTSACertificateBad, "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
+		add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
+		ind, sub := unchecked(ts.Value, SubSigCryptoFailure)
+		return fail(tsValue, ind, sub, invalid, "the token's signature does not verify (%s); it is ignored", orUnknown(ts.Value.Reason))
 	}
+	add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
+	add(tsValue, OK, "", "%s signature verified", orUnknown(ts.Value.Algorithm))
+	switch {
+	case ts.GenTime.After(v.vt):
+		return fail(tsGenTime, verdict.Indeterminate, "", CodeTimestampAfterValidationTime, "generated after the validation time; it gives no proof of existence")
+	case ts.TSACertificate == nil:
+		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
+		return fail(tsTSA, verdict.Indeterminate, SubNoSigningCertificateFound, CodeTimestampNotTrusted, "the TSA certificate was not found; it gives no proof of existence")
+	case !slices.Contains(ts.TSACertificate.ExtKeyUsage, x509.ExtKeyUsageTimeStamping):
+		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
+		add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
+		return fail(tsEKU, verdict.Indeterminate, SubChainConstraintsFailure, CodeTimestampTSACertificateBad, "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
+	}
+	add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
+	add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
+	add(tsEKU, OK, "", "id-kp-timeStamping present")
 	paths, err := certpath.Build(ts.TSACertificate, options(v.in, ts.Certificates, v.sig.Certificates))
 	if err != nil {
-		return fail(CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
+		return fail(tsChain, verdict.Indeterminate, SubNoCertificateChainFound, CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
 	}
-	var last string
+	add(tsChain, OK, "", "%d candidate path(s)", len(paths))
+	// Each path tried is recorded; the last one's failure concludes.
+	var last, lastSub string
 	lastCode := CodeTimestampTSACertificateBad
 	for _, p := range paths {
 		if err := certpath.Check(p, control, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
-			last, lastCode = err.Error(), CodeTimestampTSACertificateBad
+			last, lastCode, lastSub = err.Error(), CodeTimestampTSACertificateBad, SubCertificateChainGeneral
+			var pe *certpath.PathError
+			if errors.As(err, &pe) {
+				lastSub = pe.SubIndication()
+			}
+			add(tsValid, NotOK, lastCode, "the path ending at %s: %s", anchorName(p.Anchor), last)
 			continue
 		}
+		add(tsValid, OK, "", "the path ending at %s is valid at %s", anchorName(p.Anchor), stamp(control))
 		good := true
-		for j, l := range p.Links() {
-			st := v.revocationOf(j, l)
+		links := p.Links()
+		status := make([]linkStatus, 0, len(links))
+		for j, l := range links {
+			ls := v.revocationOf(j, l)
+			status = append(status, ls)
 			switch {
-			case st.noCheck:
-			case st.revoked && !st.revokedAt.After(control):
-				last, lastCode = fmt.Sprintf("TSA path certificate %s revoked at %s", subject(l.Cert), stamp(st.revokedAt)), CodeTimestampTSARevoked
+			case ls.noCheck:
+				add(tsRevoked, Information, "", "certificate %s carries id-pkix-ocsp-nocheck: its revocation is not checked", subject(l.Cert))
+			case ls.revoked && !ls.revokedAt.After(control):
+				last, lastCode = fmt.Sprintf("TSA path certificate %s revoked at %s", subject(l.Cert), stamp(ls.revokedAt)), CodeTimestampTSARevoked
+				lastSub = SubRevokedNoPOE
+				if j > 0 {
+					lastSub = SubRevokedCANoPOE
+				}
+				add(tsRevoked, NotOK, lastCode, "%s", last)
 				good = false
-			case !st.notRevokedAt(control):
-				last, lastCode = fmt.Sprintf("no usable revocation data for TSA path certificate %s", subject(l.Cert)), CodeTimestampRevocationUnknown
+			case !ls.notRevokedAt(control):
+				last, lastCode, lastSub = fmt.Sprintf("no usable revocation data for TSA path certificate %s", subject(l.Cert)), CodeTimestampRevocationUnknown, SubTryLater
+				add(tsRevoked, NotOK, lastCode, "%s", last)
 				good = false
+			default:
+				add(tsRevoked, OK, "", "certificate %s: not revoked then", subject(l.Cert))
 			}
 			if !good {
 				break
 			}
 		}
 		if good {
-			return true, &p, nil
+			st.Conclusion = Conclusion{Indication: Passed}
+			return true, &p, nil, used(status)
 		}
 	}
-	return fail(lastCode, "%s; it gives no proof of existence", last)
+	return invalidate(verdict.Indeterminate, lastSub, lastCode, "%s; it gives no proof of existence", last)
+}
+
+// unchecked is the conclusion of a check of a time-stamp that did not
+// pass: FAILED with sub when it was made, else INDETERMINATE as CV
+// concludes on a signature value it could not check (0018).
+func unchecked(c ades.Check, sub string) (string, string) {
+	switch {
+	case c.Done:
+		return Failed, sub
+	case algorithmReason(c.Reason):
+		return verdict.Indeterminate, SubCryptoConstraintsFailureNP
+	}
+	return verdict.Indeterminate, SubFormatFailure
 }
 
 // level checks that the evidence supports the level the reader found in
@@ -174,9 +266,12 @@ func (v *validation) level() {
 			}
 		}
 	}
+	const supported = "Does the evidence support the level the structure shows?"
 	if l < sig.Level {
 		v.r.EvidenceLevel = l
-		v.warn(CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
+		v.warn(supported, CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
 			ades.SignatureFormat(sig.Format, sig.Level), ades.SignatureFormat(sig.Format, l))
+		return
 	}
+	v.check(supported, OK, "", "the evidence supports %s", ades.SignatureFormat(sig.Format, sig.Level))
 }

@@ -42,6 +42,32 @@ type Result struct {
 	// Timestamps are the time-stamps that gave a proof of existence, in
 	// generation order, each with the TSA path that made it trusted.
 	Timestamps []TimestampResult
+
+	// What the process ran, for the reports (domain/report); the fields
+	// above are the verdict and never depend on these.
+
+	// Blocks are the building blocks of clause 5.2 in the order the
+	// process ran them (FC, ISC, CV, SAV, XCV); a block that did not run
+	// because an earlier one concluded is absent.
+	Blocks []Block
+	// Basic is the validation process for basic signatures (5.3): whether
+	// each block that ran passed, and the conclusion at the validation
+	// time, before any proof of existence is looked at.
+	Basic Stage
+	// LongTerm is the validation with time and long-term validation
+	// material (5.5 and 5.6, simplified as 0018 says: past signature
+	// validation at the best-signature-time); nil when X.509 certificate
+	// validation did not run. When present, its conclusion is the
+	// result's.
+	LongTerm *Stage
+	// TimestampValidations are the time-stamps the process judged, valid
+	// or not, in document order.
+	TimestampValidations []TimestampValidation
+	// Revocation holds the revocation facts the process relied on: the
+	// usable facts about the links of Path when X.509 certificate
+	// validation ran, then those about the TSA paths of the valid
+	// time-stamps; each once.
+	Revocation []revocation.Fact
 }
 
 // A TimestampResult is a time-stamp the process found valid.
@@ -69,13 +95,20 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 	r := Result{EvidenceLevel: sig.Level, Errors: []verdict.Message{}, Warnings: []verdict.Message{}}
 	if err := p.Validate(); err != nil {
 		r.Indication, r.SubIndication = verdict.Indeterminate, SubPolicyProcessingError
-		r.Errors = append(r.Errors, verdict.Message{Code: CodePolicyInvalid, Message: err.Error()})
+		m := verdict.Message{Code: CodePolicyInvalid, Message: err.Error()}
+		r.Errors = append(r.Errors, m)
+		r.Basic = Stage{
+			Checks:     []Check{{Name: "Is the validation policy usable?", Status: NotOK, Code: SubPolicyProcessingError, Message: m.Message}},
+			Conclusion: Conclusion{Indication: r.Indication, SubIndication: r.SubIndication, Errors: []verdict.Message{m}},
+		}
 		return r
 	}
 	vt := p.ValidationTime
 	v := &validation{sig: sig, in: in, vt: vt, r: &r}
 	v.run()
 	r.Warnings = append(r.Warnings, v.late...)
+	v.basicStage()
+	r.Revocation = distinct(append(v.signerFacts, v.tsaFacts...))
 	return r
 }
 
@@ -87,109 +120,214 @@ type validation struct {
 	// late are the time-stamp, level and counter-signature warnings,
 	// reported after the others.
 	late []verdict.Message
+	// signerFacts and tsaFacts are the facts the process relied on, for
+	// Result.Revocation.
+	signerFacts, tsaFacts []revocation.Fact
 }
 
-func (v *validation) warn(code, format string, args ...any) {
-	v.r.Warnings = append(v.r.Warnings, verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)})
+// begin starts recording building block name: the checks and warnings
+// that follow are its own.
+func (v *validation) begin(name BlockName) {
+	v.r.Blocks = append(v.r.Blocks, Block{Name: name, Stage: Stage{Conclusion: Conclusion{Indication: Passed}}})
 }
 
-func (v *validation) conclude(indication, sub, format string, args ...any) {
+// block is the building block running.
+func (v *validation) block() *Block { return &v.r.Blocks[len(v.r.Blocks)-1] }
+
+// check records a check of the running block.
+func (v *validation) check(name string, status Status, code, format string, args ...any) {
+	b := v.block()
+	b.Checks = append(b.Checks, Check{Name: name, Status: status, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// warn adds a warning to the result and to the running block, with the
+// check that gave it.
+func (v *validation) warn(name, code, format string, args ...any) {
+	m := verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)}
+	v.r.Warnings = append(v.r.Warnings, m)
+	b := v.block()
+	b.Checks = append(b.Checks, Check{Name: name, Status: Warning, Code: code, Message: m.Message})
+	b.Conclusion.Warnings = append(b.Conclusion.Warnings, m)
+}
+
+// conclude decides the result: the running block concluded with a
+// failed check name (or, for TOTAL_PASSED, passed).
+func (v *validation) conclude(name, indication, sub, format string, args ...any) {
 	v.r.Indication, v.r.SubIndication = indication, sub
-	if indication != verdict.TotalPassed {
-		v.r.Errors = append(v.r.Errors, verdict.Message{Code: sub, Message: fmt.Sprintf(format, args...)})
+	if indication == verdict.TotalPassed {
+		return
 	}
+	m := verdict.Message{Code: sub, Message: fmt.Sprintf(format, args...)}
+	v.r.Errors = append(v.r.Errors, m)
+	b := v.block()
+	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: sub, Message: m.Message})
+	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(indication), sub
+	b.Conclusion.Errors = append(b.Conclusion.Errors, m)
 }
 
 func (v *validation) run() {
 	sig := v.sig
-	// Facts independent of the outcome: proofs of existence, level.
+	// Facts independent of the outcome: proofs of existence, level. The
+	// level and the counter-signatures are format matters: FC records
+	// them.
+	v.begin(FC)
 	v.r.BestSignatureTime = v.timestamps()
 	v.level()
 	if len(sig.CounterSignatures) > 0 {
-		v.warn(CodeCounterSignaturesNotValidated, "%d counter-signature(s) present and not validated", len(sig.CounterSignatures))
+		v.warn("Are the counter-signatures validated?", CodeCounterSignaturesNotValidated, "%d counter-signature(s) present and not validated", len(sig.CounterSignatures))
 	}
 	v.late, v.r.Warnings = v.r.Warnings, []verdict.Message{}
 
 	// 5.2.2 Format checking.
+	const formatSound = "Is the signature's format sound?"
 	for _, pr := range sig.Problems {
 		if slices.Contains(formatFailureCodes, pr.Code) {
-			v.conclude(verdict.TotalFailed, SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
+			v.conclude(formatSound, verdict.TotalFailed, SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
 			if sig.SigningCertificate != nil {
 				v.locate(sig.SigningCertificate)
 			}
 			return
 		}
 	}
+	v.check(formatSound, OK, "", "no finding of the reader makes the format invalid")
 	for _, pr := range sig.Problems {
-		v.r.Warnings = append(v.r.Warnings, verdict.Message{Code: pr.Code, Message: pr.Message})
+		m := verdict.Message{Code: pr.Code, Message: pr.Message}
+		v.r.Warnings = append(v.r.Warnings, m)
+		b := v.block()
+		b.Checks = append(b.Checks, Check{Name: "Is the signature free of other format findings?", Status: Warning, Code: pr.Code, Message: pr.Message})
+		b.Conclusion.Warnings = append(b.Conclusion.Warnings, m)
 	}
 
 	// 5.2.3 Identification of the signing certificate.
+	v.begin(ISC)
+	const identified = "Is the signing certificate identified?"
 	signer := sig.SigningCertificate
 	if signer == nil {
-		v.conclude(verdict.Indeterminate, SubNoSigningCertificateFound, "the signing certificate was not found")
+		v.conclude(identified, verdict.Indeterminate, SubNoSigningCertificateFound, "the signing certificate was not found")
 		return
 	}
+	v.check(identified, OK, "", "certificate %s", subject(signer))
+	const (
+		refPresent  = "Is a signed signing-certificate reference present?"
+		refDigest   = "Does the signing-certificate reference's digest match the signing certificate?"
+		refIssuerSN = "Do the signing-certificate reference's issuer and serial number match the signing certificate?"
+	)
 	switch ref := sig.Reference; {
 	case !ref.Present:
-		v.warn(CodeSigningCertificateRefMissing, "the signature carries no signed signing-certificate reference")
+		v.warn(refPresent, CodeSigningCertificateRefMissing, "the signature carries no signed signing-certificate reference")
 	case !ref.DigestMatched:
-		v.conclude(verdict.Indeterminate, SubNoSigningCertificateFound, "the signed signing-certificate reference does not match the signing certificate's digest")
+		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
+		v.conclude(refDigest, verdict.Indeterminate, SubNoSigningCertificateFound, "the signed signing-certificate reference does not match the signing certificate's digest")
 		return
 	case ref.IssuerSerialPresent && !ref.IssuerSerialMatched:
-		v.warn(CodeIssuerSerialMismatch, "the issuer and serial number of the signing-certificate reference do not match the signing certificate")
+		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
+		v.check(refDigest, OK, "", "the digests match")
+		v.warn(refIssuerSN, CodeIssuerSerialMismatch, "the issuer and serial number of the signing-certificate reference do not match the signing certificate")
+	default:
+		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
+		v.check(refDigest, OK, "", "the digests match")
+		if ref.IssuerSerialPresent {
+			v.check(refIssuerSN, OK, "", "they match")
+		}
 	}
 
 	// 5.2.7 Cryptographic verification.
+	v.begin(CV)
 	if !v.cryptographic() {
 		v.locate(signer)
 		return
 	}
 
 	// 5.2.8 Signature acceptance validation (warnings only).
+	v.begin(SAV)
 	v.acceptance(signer)
 
 	// 5.2.6 X.509 certificate validation, 5.3 basic validation, 5.5/5.6
 	// validation with time.
+	v.begin(XCV)
 	v.certificates(signer)
+}
+
+// basicStage records the validation process for basic signatures (5.3.4)
+// from the blocks that ran: each passed or concluded, and the first that
+// concluded gives the process's conclusion; X.509 certificate validation
+// gives the conclusion before any proof of existence.
+func (v *validation) basicStage() {
+	st := Stage{Conclusion: Conclusion{Indication: verdict.TotalPassed}}
+	decided := false
+	for _, b := range v.r.Blocks {
+		c := b.Conclusion
+		name := fmt.Sprintf("Did the %s building block pass?", b.Name)
+		if c.Indication == Passed {
+			st.Checks = append(st.Checks, Check{Name: name, Status: OK, Message: Passed})
+			continue
+		}
+		st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: c.SubIndication, Message: c.Indication + "/" + c.SubIndication})
+		if !decided {
+			decided = true
+			st.Conclusion = Conclusion{Indication: processIndication(c.Indication), SubIndication: c.SubIndication, Errors: c.Errors}
+		}
+	}
+	v.r.Basic = st
+}
+
+// processIndication is the process spelling of a block indication.
+func processIndication(indication string) string {
+	switch indication {
+	case Passed:
+		return verdict.TotalPassed
+	case Failed:
+		return verdict.TotalFailed
+	}
+	return indication
 }
 
 // cryptographic is CV (5.2.7); false when it concluded.
 func (v *validation) cryptographic() bool {
 	sig := v.sig
+	const (
+		intact = "Is the digest of the signed data object intact?"
+		found  = "Is the signed data found?"
+		value  = "Does the signature value verify with the signing certificate's key?"
+	)
 	for _, d := range sig.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
-			v.conclude(verdict.TotalFailed, SubHashFailure, "the digest of signed data object %q does not match", d.Name)
+			v.conclude(intact, verdict.TotalFailed, SubHashFailure, "the digest of signed data object %q does not match", d.Name)
 			return false
 		}
 	}
 	if len(sig.DataObjects) == 0 {
-		v.conclude(verdict.Indeterminate, SubSignedDataNotFound, "the signed data was not found")
+		v.conclude(found, verdict.Indeterminate, SubSignedDataNotFound, "the signed data was not found")
 		return false
 	}
 	for _, d := range sig.DataObjects {
 		if !d.Found {
-			v.conclude(verdict.Indeterminate, SubSignedDataNotFound, "signed data object %q was not found", d.Name)
+			v.conclude(found, verdict.Indeterminate, SubSignedDataNotFound, "signed data object %q was not found", d.Name)
 			return false
 		}
 	}
 	for _, d := range sig.DataObjects {
 		if d.Unchecked != "" {
-			v.conclude(verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
+			v.conclude(intact, verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
 			return false
 		}
 	}
+	for _, d := range sig.DataObjects {
+		v.check(found, OK, "", "signed data object %q found", d.Name)
+		v.check(intact, OK, "", "the %s digest of signed data object %q matches", orUnknown(d.DigestAlgorithm), d.Name)
+	}
 	switch val := sig.Value; {
 	case !val.Done && algorithmReason(val.Reason):
-		v.conclude(verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
+		v.conclude(value, verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
 		return false
 	case !val.Done:
-		v.conclude(verdict.Indeterminate, SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
+		v.conclude(value, verdict.Indeterminate, SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
 		return false
 	case !val.Valid:
-		v.conclude(verdict.TotalFailed, SubSigCryptoFailure, "the signature value does not verify with the signing certificate's key")
+		v.conclude(value, verdict.TotalFailed, SubSigCryptoFailure, "the signature value does not verify with the signing certificate's key")
 		return false
 	}
+	v.check(value, OK, "", "%s signature value verified", orUnknown(sig.Value.Algorithm))
 	return true
 }
 
@@ -208,17 +346,33 @@ func orUnknown(s string) string {
 
 // acceptance is SAV (5.2.8), reduced to signing-time checks.
 func (v *validation) acceptance(signer *x509.Certificate) {
+	if id := v.sig.PolicyID; id != "" {
+		// 5.2.4 (VCI) and the policy's constraints are not implemented
+		// (0018): say that the policy the signer named was not applied.
+		v.check("Is the signature policy applied?", Information, "", "the signature names policy %s, which is not processed: the validator's own constraints apply", id)
+	}
 	t := v.sig.ClaimedSigningTime
 	if t.IsZero() {
+		v.check("Is a claimed signing time present?", Information, "", "the signature claims no signing time")
 		return
 	}
+	const (
+		inValidity = "Is the claimed signing time within the signing certificate's validity?"
+		beforePOE  = "Is the claimed signing time at or before the signature's proof of existence?"
+	)
 	if t.Before(signer.NotBefore) || t.After(signer.NotAfter) {
-		v.warn(CodeClaimedSigningTimeOutside, "the claimed signing time %s is outside the signing certificate's validity %s to %s",
+		v.warn(inValidity, CodeClaimedSigningTimeOutside, "the claimed signing time %s is outside the signing certificate's validity %s to %s",
 			stamp(t), stamp(signer.NotBefore), stamp(signer.NotAfter))
+	} else {
+		v.check(inValidity, OK, "", "the claimed signing time %s is within %s to %s", stamp(t), stamp(signer.NotBefore), stamp(signer.NotAfter))
 	}
-	if v.r.BestSignatureTime.Before(v.vt) && t.After(v.r.BestSignatureTime) {
-		v.warn(CodeClaimedSigningTimeAfterPOE, "the claimed signing time %s is after the signature's proof of existence %s",
-			stamp(t), stamp(v.r.BestSignatureTime))
+	if v.r.BestSignatureTime.Before(v.vt) {
+		if t.After(v.r.BestSignatureTime) {
+			v.warn(beforePOE, CodeClaimedSigningTimeAfterPOE, "the claimed signing time %s is after the signature's proof of existence %s",
+				stamp(t), stamp(v.r.BestSignatureTime))
+		} else {
+			v.check(beforePOE, OK, "", "the claimed signing time %s is not after the proof of existence %s", stamp(t), stamp(v.r.BestSignatureTime))
+		}
 	}
 }
 
@@ -240,6 +394,8 @@ type linkStatus struct {
 	goodAt time.Time
 	// later: a REVOKED fact with a revocation after the validation time.
 	later bool
+	// facts are the usable facts, in the order the application gave them.
+	facts []revocation.Fact
 }
 
 // revocationOf judges the facts of one link (5.2.5, simplified): a fact
@@ -251,6 +407,7 @@ func (v *validation) revocationOf(i int, l certpath.Link) linkStatus {
 		if !usable(f, l, v.vt) {
 			continue
 		}
+		st.facts = append(st.facts, f)
 		switch {
 		case f.Status == revocation.Good:
 			if f.NextUpdate.IsZero() || f.NextUpdate.After(v.vt) {
@@ -286,6 +443,63 @@ func (st linkStatus) notRevokedAt(t time.Time) bool {
 	return st.fresh || !st.goodAt.IsZero() && !st.goodAt.Before(t)
 }
 
+// used are the facts of the links whose revocation is checked.
+func used(status []linkStatus) []revocation.Fact {
+	var out []revocation.Fact
+	for _, st := range status {
+		if !st.noCheck {
+			out = append(out, st.facts...)
+		}
+	}
+	return out
+}
+
+// describe says what the facts of a link say at the validation time, for
+// the check that records it.
+func (st linkStatus) describe(c *x509.Certificate, vt time.Time) (Status, string, string) {
+	who := "certificate " + subject(c)
+	switch {
+	case st.noCheck:
+		return Information, "", who + " carries id-pkix-ocsp-nocheck: its revocation is not checked"
+	case st.revoked:
+		sub := SubRevokedNoPOE
+		if st.index > 0 {
+			sub = SubRevokedCANoPOE
+		}
+		return NotOK, sub, fmt.Sprintf("%s was revoked at %s", who, stamp(st.revokedAt))
+	case st.fresh:
+		for _, f := range st.facts {
+			if f.Status == revocation.Revoked {
+				return OK, "", fmt.Sprintf("%s: %s says revoked only at %s, after the validation time", who, factName(f), stamp(f.RevokedAt))
+			}
+			if f.NextUpdate.IsZero() || f.NextUpdate.After(vt) {
+				return OK, "", fmt.Sprintf("%s: %s says GOOD", who, factName(f))
+			}
+		}
+	case !st.goodAt.IsZero():
+		return NotOK, SubTryLater, fmt.Sprintf("%s: the latest GOOD data, of %s, is not fresh at the validation time", who, stamp(st.goodAt))
+	}
+	return NotOK, SubTryLater, who + ": no usable revocation data"
+}
+
+// factName names a fact for a message: "OCSP response of 2026-01-01T…
+// (embedded, next update …)".
+func factName(f revocation.Fact) string {
+	kind := "CRL"
+	if f.Source == revocation.OCSP {
+		kind = "OCSP response"
+	}
+	origin := "fetched"
+	if f.Embedded {
+		origin = "embedded"
+	}
+	next := "no next update"
+	if !f.NextUpdate.IsZero() {
+		next = "next update " + stamp(f.NextUpdate)
+	}
+	return fmt.Sprintf("%s of %s (%s, %s)", kind, stamp(f.ThisUpdate), origin, next)
+}
+
 func usable(f revocation.Fact, l certpath.Link, vt time.Time) bool {
 	if f.Certificate != nil && !sameCert(f.Certificate, l.Cert) {
 		return false
@@ -299,7 +513,7 @@ func usable(f revocation.Fact, l certpath.Link, vt time.Time) bool {
 	return f.ThisUpdate.IsZero() || !f.ThisUpdate.After(vt)
 }
 
-// outcome is the conclusion for one candidate path.
+// outcome is a conclusion on one candidate path.
 type outcome struct {
 	indication, sub, message string
 	warnings                 []verdict.Message
@@ -315,6 +529,20 @@ func (o outcome) rank() int {
 	return 2
 }
 
+// judged is one candidate path as the process judged it.
+type judged struct {
+	// basic is the conclusion at the validation time (XCV, 5.3), final
+	// the one after past signature validation (5.5, 5.6).
+	basic, final outcome
+	// checks are XCV's, longTerm the past signature validation's.
+	checks   []Check
+	longTerm Stage
+	status   []linkStatus
+}
+
+// chainFound is the first check of XCV.
+const chainFound = "Is there a certificate chain from the signing certificate to a trust anchor?"
+
 // certificates is XCV (5.2.6) over every candidate path, then the basic
 // (5.3.4) and with-time (5.5.4, 5.6 simplified) conclusions. The first
 // passing path in certpath order is chosen, else the first least severe.
@@ -323,30 +551,54 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	if err != nil {
 		var nc *certpath.NoChainError
 		if errors.As(err, &nc) {
-			v.conclude(verdict.Indeterminate, SubNoCertificateChainFound, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, SubNoCertificateChainFound, "%s", err.Error())
 		} else {
-			v.conclude(verdict.Indeterminate, SubCertificateChainGeneral, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, SubCertificateChainGeneral, "%s", err.Error())
 		}
 		return
 	}
 	if len(paths) == 0 {
-		v.conclude(verdict.Indeterminate, SubNoCertificateChainFound, "no certificate chain found")
+		v.conclude(chainFound, verdict.Indeterminate, SubNoCertificateChainFound, "no certificate chain found")
 		return
 	}
-	best, bestAt := outcome{}, -1
+	best, bestAt := judged{}, -1
 	for i, p := range paths {
-		o := v.path(p)
-		if bestAt < 0 || o.rank() < best.rank() {
-			best, bestAt = o, i
+		j := v.path(p)
+		if bestAt < 0 || j.final.rank() < best.final.rank() {
+			best, bestAt = j, i
 		}
-		if o.rank() == 0 {
+		if j.final.rank() == 0 {
 			break
 		}
 	}
 	chosen := paths[bestAt]
 	v.r.Path = &chosen
-	v.r.Warnings = append(v.r.Warnings, best.warnings...)
-	v.conclude(best.indication, best.sub, "%s", best.message)
+
+	// XCV concludes with the chosen path's basic outcome; the process
+	// with its final one.
+	v.check(chainFound, OK, "", "%d candidate path(s); path %d, of %d certificate(s), ends at %s", len(paths), bestAt+1, len(chosen.Certificates), anchorName(chosen.Anchor))
+	b := v.block()
+	b.Checks = append(b.Checks, best.checks...)
+	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(best.basic.indication), best.basic.sub
+	if best.basic.indication != verdict.TotalPassed {
+		b.Conclusion.Errors = append(b.Conclusion.Errors, verdict.Message{Code: best.basic.sub, Message: best.basic.message})
+	}
+	v.r.LongTerm = &best.longTerm
+	v.signerFacts = used(best.status)
+
+	v.r.Warnings = append(v.r.Warnings, best.final.warnings...)
+	v.r.Indication, v.r.SubIndication = best.final.indication, best.final.sub
+	if best.final.indication != verdict.TotalPassed {
+		v.r.Errors = append(v.r.Errors, verdict.Message{Code: best.final.sub, Message: best.final.message})
+	}
+}
+
+// anchorName names an anchor for a message.
+func anchorName(a certpath.Anchor) string {
+	if a.Private || a.Certificate == nil {
+		return "the private anchor " + subject(a.Certificate)
+	}
+	return fmt.Sprintf("%s, anchor of the %s trusted list (%s)", subject(a.Certificate), a.Territory, a.Framework)
 }
 
 // locate sets the path of a signature that FC or CV already concluded on, so
@@ -361,39 +613,75 @@ func (v *validation) locate(signer *x509.Certificate) {
 }
 
 // path concludes on one candidate path.
-func (v *validation) path(p certpath.Path) outcome {
+func (v *validation) path(p certpath.Path) judged {
 	links := p.Links()
 	status := make([]linkStatus, len(links))
 	for i, l := range links {
 		status[i] = v.revocationOf(i, l)
 	}
-	basic := v.basic(p, status)
-	switch basic.sub {
+	j := judged{status: status}
+	j.basic = v.basic(p, status, &j.checks)
+	j.final = j.basic
+	switch j.basic.sub {
 	case SubRevokedNoPOE, SubRevokedCANoPOE, SubOutOfBoundsNoPOE, SubTryLater:
-		return v.withTime(p, status, basic)
+		j.final = v.withTime(p, status, j.basic, &j.longTerm)
+	default:
+		j.longTerm.Checks = append(j.longTerm.Checks, Check{Name: "Can a proof of existence change the basic validation's conclusion?", Status: Information,
+			Message: fmt.Sprintf("the basic validation concluded %s: past signature validation does not apply", orPassed(j.basic))})
 	}
-	return basic
+	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
+	if j.final.indication != verdict.TotalPassed {
+		c.Errors = []verdict.Message{{Code: j.final.sub, Message: j.final.message}}
+	}
+	j.longTerm.Conclusion = c
+	return j
 }
 
-// basic is XCV at the validation time with the 5.3.4 conclusions.
-func (v *validation) basic(p certpath.Path, status []linkStatus) outcome {
+// orPassed spells an outcome for a message.
+func orPassed(o outcome) string {
+	if o.sub == "" {
+		return o.indication
+	}
+	return o.indication + "/" + o.sub
+}
+
+// basic is XCV at the validation time with the 5.3.4 conclusions; it
+// records its checks in checks.
+func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check) outcome {
+	const (
+		valid     = "Is the certificate chain valid at the validation time?"
+		notRevoke = "Does fresh revocation data show the certificate not revoked at the validation time?"
+	)
+	add := func(name string, s Status, code, msg string) {
+		*checks = append(*checks, Check{Name: name, Status: s, Code: code, Message: msg})
+	}
 	err := certpath.Check(p, v.vt, certpath.CheckOptions{SkipAnchorValidity: true})
 	var pe *certpath.PathError
 	expired := false
 	if err != nil {
 		if !errors.As(err, &pe) {
+			add(valid, NotOK, SubCertificateChainGeneral, err.Error())
 			return outcome{indication: verdict.Indeterminate, sub: SubCertificateChainGeneral, message: err.Error()}
 		}
 		switch pe.Check {
 		case certpath.CheckNotYetValid:
+			add(valid, NotOK, SubNotYetValid, pe.Error())
 			return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid, message: pe.Error()}
 		case certpath.CheckExpired:
+			add(valid, NotOK, SubOutOfBoundsNoPOE, pe.Error())
 			expired = true
 		default:
+			add(valid, NotOK, pe.SubIndication(), pe.Error())
 			return outcome{indication: verdict.Indeterminate, sub: pe.SubIndication(), message: pe.Error()}
 		}
+	} else {
+		add(valid, OK, "", fmt.Sprintf("every certificate is valid at %s and the chain's constraints hold", stamp(v.vt)))
 	}
 	certs := p.Certificates
+	for _, st := range status {
+		s, code, msg := st.describe(certs[st.index], v.vt)
+		add(notRevoke, s, code, msg)
+	}
 	for _, st := range status {
 		if st.revoked && !st.noCheck {
 			sub := SubRevokedNoPOE
@@ -423,33 +711,51 @@ func (v *validation) basic(p certpath.Path, status []linkStatus) outcome {
 // a certificate revoked or expired since, or one whose only revocation
 // data is not fresh at the validation time, is accepted when the path is
 // valid at the best-signature-time and the facts show that no
-// certificate on it was revoked at that time (see notRevokedAt).
-func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcome) outcome {
+// certificate on it was revoked at that time (see notRevokedAt). It
+// records its checks in st.
+func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcome, st *Stage) outcome {
+	const (
+		poe       = "Is there a proof of existence of the signature before the validation time?"
+		valid     = "Is the certificate chain valid at the best-signature-time?"
+		notRevoke = "Do the revocation data show the certificate not revoked at the best-signature-time?"
+	)
+	add := func(name string, s Status, code, msg string) {
+		st.Checks = append(st.Checks, Check{Name: name, Status: s, Code: code, Message: msg})
+	}
+	add("Can a proof of existence change the basic validation's conclusion?", OK, "", fmt.Sprintf("the basic validation concluded %s: past signature validation applies", orPassed(basic)))
 	bst := v.r.BestSignatureTime
 	if !bst.Before(v.vt) {
+		add(poe, NotOK, basic.sub, "no valid signature or archive time-stamp gives one: the best-signature-time is the validation time")
 		return basic
 	}
+	add(poe, OK, "", "the best-signature-time is "+stamp(bst))
 	if err := certpath.Check(p, bst, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
 		var pe *certpath.PathError
 		if errors.As(err, &pe) && pe.Check == certpath.CheckNotYetValid && basic.sub == SubOutOfBoundsNoPOE {
+			add(valid, NotOK, SubNotYetValid, err.Error())
 			return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid,
 				message: pe.Error() + " (best-signature-time before notBefore)"}
 		}
+		add(valid, NotOK, basic.sub, err.Error())
 		return basic
 	}
+	add(valid, OK, "", fmt.Sprintf("every certificate is valid at %s", stamp(bst)))
 	var warnings []verdict.Message
 	certs := p.Certificates
-	for _, st := range status {
-		if st.noCheck {
+	for _, ls := range status {
+		if ls.noCheck {
 			continue
 		}
-		if !st.notRevokedAt(bst) {
+		who := "certificate " + subject(certs[ls.index])
+		if !ls.notRevokedAt(bst) {
+			add(notRevoke, NotOK, basic.sub, who+": the revocation data do not show it was not revoked then")
 			return basic
 		}
-		if st.revoked {
+		add(notRevoke, OK, "", who+": not revoked then")
+		if ls.revoked {
 			warnings = append(warnings, verdict.Message{Code: CodeRevokedAfterPOE,
 				Message: fmt.Sprintf("certificate %s was revoked at %s, after the proof of existence of the signature at %s",
-					subject(certs[st.index]), stamp(st.revokedAt), stamp(bst))})
+					subject(certs[ls.index]), stamp(ls.revokedAt), stamp(bst))})
 		}
 	}
 	for _, c := range certs[:max(len(certs)-1, 1)] {
@@ -458,6 +764,13 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 				Message: fmt.Sprintf("certificate %s expired at %s, after the proof of existence of the signature at %s",
 					subject(c), stamp(c.NotAfter), stamp(bst))})
 		}
+	}
+	for _, w := range warnings {
+		name := "Was the certificate revoked only after the proof of existence?"
+		if w.Code == CodeExpiredAfterPOE {
+			name = "Did the certificate expire only after the proof of existence?"
+		}
+		add(name, Warning, w.Code, w.Message)
 	}
 	return outcome{indication: verdict.TotalPassed, warnings: warnings}
 }
