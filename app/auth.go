@@ -44,10 +44,13 @@ type Principal struct {
 // is an infrastructure failure.
 type licenses func(ctx context.Context, tenant, feature string) (bool, error)
 
-// authenticator verifies bearer tokens and enforces the license.
+// authenticator verifies bearer tokens, enforces the license and finds
+// the providers of the UI login.
 type authenticator struct {
 	verifier *oidc.Verifier
 	licensed licenses
+	// provider is a tenant's provider registration, through the cache.
+	provider func(ctx context.Context, tenant string) (postgres.Provider, error)
 }
 
 // Authorize authenticates an Authorization header value and checks that
@@ -128,6 +131,7 @@ func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
 	}
 	return &authenticator{
 		verifier: oidc.NewVerifier(providers, oidc.Options{Clock: clock}),
+		provider: control.Provider,
 		licensed: func(ctx context.Context, tenant, feature string) (bool, error) {
 			return control.HasFeature(ctx, tenant, feature, clock())
 		},

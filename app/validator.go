@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
@@ -14,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/privateca"
+	"github.com/svc-dss/dss/adapters/session"
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/domain/freshness"
@@ -33,18 +35,43 @@ type Validator struct {
 	validation validation
 	// auth is nil under permit-all.
 	auth *authenticator
+	// sessions and login serve the browser UI (ui.go, login.go).
+	sessions ports.SessionStore
+	login    login
+}
+
+// A ValidatorOption changes how NewValidator wires the service.
+type ValidatorOption func(*validatorOptions)
+
+type validatorOptions struct {
+	lookupEnv func(string) (string, bool)
+}
+
+// WithLookupEnv reads the environment variables that client secret
+// references name ("env:NAME", docs/decisions/0024) with lookup instead
+// of os.LookupEnv: the server passes the environment it was started with.
+func WithLookupEnv(lookup func(string) (string, bool)) ValidatorOption {
+	return func(o *validatorOptions) { o.lookupEnv = lookup }
 }
 
 // NewValidator wires the service for cfg. It logs the warnings the spec
 // asks for at start-up (permit-all, development mode, missing trust-list
 // authentication assets) and never fails for trust configuration: a
 // missing keystore is a warning and a banner, not a refusal (§1).
-func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (*Validator, error) {
+func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...ValidatorOption) (*Validator, error) {
+	o := validatorOptions{lookupEnv: os.LookupEnv}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if cfg.Session.MaxSessions < 1 || cfg.Session.IdleTimeout <= 0 || cfg.Session.AbsoluteTimeout < cfg.Session.IdleTimeout {
+		return nil, fmt.Errorf("app: svc.dss.validator.session.*: want at least one session and 0 < idle-timeout <= absolute-timeout, got %d, %s, %s",
+			cfg.Session.MaxSessions, cfg.Session.IdleTimeout, cfg.Session.AbsoluteTimeout)
+	}
 	if cfg.Dev {
 		logger.Warn("DEVELOPMENT MODE (--dev): permit-all, no control database; never run this in production")
 	}
 	if cfg.PermitAll {
-		logger.Warn("svc.dss.validator.security.permit-all is true: tenant authentication and licensing are bypassed; development only")
+		logger.Warn("svc.dss.validator.security.permit-all is true: tenant authentication and licensing are bypassed, on the API and in the browser UI (no login, the development tenant); development only")
 	}
 	db, err := openControlDB(cfg.ControlDB.URL, cfg.ControlDB.Username, cfg.ControlDB.Password, cfg.ControlDB.Schema, cfg.ControlDB.MaximumPoolSize)
 	if err != nil {
@@ -62,7 +89,10 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth}, nil
+	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth,
+		sessions: session.New(cfg.Session.MaxSessions, clock),
+		login:    login{parties: newRelyingParties(clock), lookupEnv: o.lookupEnv},
+	}, nil
 }
 
 // newValidation wires the document readers and the certificate-driven
