@@ -62,7 +62,10 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 
 // ValidateReport validates doc as Validate does and returns what the
 // reports of domain/report are written from: the summary Validate
-// returns, and the details of the process behind it.
+// returns, the validation time, and each signature's evidence and the
+// process that decided it (report.Detailed and report.ETSI write them).
+// The Validation holds the document's certificates, revocation data and
+// time-stamp tokens, not its content.
 func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (report.Validation, error) {
 	at := o.At
 	if at.IsZero() {
@@ -102,6 +105,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 	// Signatures are independent: they are validated side by side, on as
 	// many cores as there are, and reported in document order.
 	reports := make([]verdict.SignatureReport, len(sigs))
+	details := make([]report.Signature, len(sigs))
 	errs := make([]error, len(sigs))
 	checks := &signatureChecks{}
 	var wg sync.WaitGroup
@@ -118,6 +122,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 			res := etsi.Validate(sig, in, policy)
 			reports[i] = etsi.Report(sig, res, authenticated)
 			etsi.Qualify(&reports[i], sig, res, anchors)
+			details[i] = report.Signature{Evidence: sig, Result: res}
 		})
 	}
 	wg.Wait()
@@ -125,7 +130,9 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 		return report.Validation{}, err
 	}
 	return report.Validation{
-		Summary: verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
+		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
+		ValidationTime: at,
+		Signatures:     details,
 	}, nil
 }
 
