@@ -18,6 +18,15 @@
 // existence from a trusted time-stamp. docs/decisions/0018-etsi-process.md
 // lists the clauses, what is simplified and every message code.
 //
+// # What the process ran
+//
+// Besides the verdict, a [Result] records the building blocks that ran
+// ([Block]: each check and its conclusion), the basic and long-term
+// stages, every time-stamp's validation and the revocation facts relied
+// on, for the validation reports (domain/report,
+// docs/decisions/0025-validation-reports.md). The verdict never depends on
+// them.
+//
 // # Calling sequence
 //
 //  1. Policy.Validate (a zero validation time is an error).
