@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,6 +126,18 @@ func TestReportsOfTheSamples(t *testing.T) {
 					is.Equal(sig.Status.SubIndication, []string{"urn:etsi:019102:subindication:" + *want.SubIndication})
 				}
 			}
+			// xmllint does not resolve IDREFS: every reference must name
+			// one validation object (TS 119 102-2, VOReferenceType).
+			ids := map[string]bool{}
+			for _, o := range vr.Objects {
+				is.True(!ids[o.ID]) // one object per id
+				ids[o.ID] = true
+			}
+			for _, ref := range voReferences(t, s.etsiVR) {
+				if !ids[ref] {
+					t.Errorf("%s: VOReference %s names no validation object", s.file, ref)
+				}
+			}
 		}
 		catalog, err := filepath.Abs(filepath.Join(sharedXSD, "catalog.xml"))
 		is.NoErr(err)
@@ -238,6 +251,7 @@ type (
 			} `xml:"SignatureValidationStatus"`
 		} `xml:"SignatureValidationReport"`
 		Objects []struct {
+			ID   string `xml:"id,attr"`
 			Type string `xml:"ObjectType"`
 		} `xml:"SignatureValidationObjects>ValidationObject"`
 	}
@@ -259,4 +273,27 @@ func parseETSI(t *testing.T, b []byte) etsiDoc {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// voReferences are the ids every VOReference attribute of doc names.
+func voReferences(t *testing.T, doc []byte) []string {
+	t.Helper()
+	var out []string
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "VOReference" {
+					out = append(out, strings.Fields(a.Value)...)
+				}
+			}
+		}
+	}
 }
