@@ -4,19 +4,25 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/problem"
 	"github.com/svc-dss/dss/servers/internal/upload"
 )
 
 // errorHandler is the one place where the validation service turns errors
 // into HTTP statuses (validation-service.md §7). A failed signature is not
-// an error and never reaches it.
-func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
+// an error and never reaches it. The browser UI's paths, and browsers
+// that ask for HTML elsewhere outside the API, get a styled page with the
+// same status and detail (never the trust banner: §7); everyone else gets
+// problem+json.
+func errorHandler(logger *slog.Logger, u *ui) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -25,7 +31,13 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 		if p.Status >= http.StatusInternalServerError {
 			logger.ErrorContext(c.Request().Context(), "request failed", slog.Int("status", p.Status), slog.String("error", err.Error()))
 		}
-		if werr := problem.Write(c, p); werr != nil {
+		var werr error
+		if u != nil && wantsPage(c.Request()) {
+			werr = u.renderError(c, err, p)
+		} else {
+			werr = problem.Write(c, p)
+		}
+		if werr != nil {
 			logger.WarnContext(c.Request().Context(), "writing error response", slog.String("error", werr.Error()))
 		}
 	}
@@ -46,9 +58,78 @@ func problemFor(err error) problem.Problem {
 		// in the log; the client learns only that it was not its document.
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it")
 	}
+	if p, ok := uiProblem(err); ok {
+		return p
+	}
 	if e, ok := errors.AsType[*echo.HTTPError](err); ok {
 		return problem.FromHTTP(e)
 	}
 	// Anything else is a fault of ours or of the infrastructure.
 	return problem.Internal()
+}
+
+// uiProblem maps the outcomes of the browser UI's sessions and logins
+// (docs/decisions/0024).
+func uiProblem(err error) (problem.Problem, bool) {
+	switch {
+	case errors.Is(err, errCSRF):
+		return problem.New(http.StatusForbidden, "forbidden", "The form was refused: its security token is missing or does not match your session. Reload the page and submit the form again."), true
+	case errors.Is(err, errNoReport):
+		return problem.New(http.StatusNotFound, "no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."), true
+	case errors.Is(err, ports.ErrNoSession):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."), true
+	case errors.Is(err, app.ErrUnknownTenant):
+		return problem.New(http.StatusNotFound, "unknown-tenant", "No tenant with this ID is registered for signing in here: it is unknown, disabled, or has no identity provider. Check the address you were given."), true
+	case errors.Is(err, app.ErrLoginState):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in could not be completed: "+after(err, app.ErrLoginState)+". Start it again."), true
+	case errors.Is(err, app.ErrUnauthenticated):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in failed: "+after(err, app.ErrUnauthenticated)+"."), true
+	case errors.Is(err, app.ErrForbidden):
+		return problem.New(http.StatusForbidden, "forbidden", "Access refused: "+after(err, app.ErrForbidden)+"."), true
+	case errors.Is(err, app.ErrAuthUnavailable):
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."), true
+	}
+	return problem.Problem{}, false
+}
+
+// after is the part of err's message after sentinel's: the reason the
+// user may be told.
+func after(err, sentinel error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, sentinel.Error()+": "); ok {
+		return rest
+	}
+	return msg
+}
+
+// wantsPage reports a request whose error is a page: one of the UI, or a
+// browser's anywhere but under /api/ and /actuator/.
+func wantsPage(r *http.Request) bool {
+	path := r.URL.Path
+	if uiPath(path) {
+		return true
+	}
+	if strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/actuator/") {
+		return false
+	}
+	accept := r.Header.Get(echo.HeaderAccept)
+	h := strings.Index(accept, "text/html")
+	j := strings.Index(accept, "json")
+	return h >= 0 && (j < 0 || h < j)
+}
+
+// renderError is the error page of err: status, title, detail and
+// request id, and a way on: back to the upload form when the session is
+// fine, else to the start. It has no trust banner and no account (§3,
+// §7).
+func (u *ui) renderError(c echo.Context, err error, p problem.Problem) error {
+	data := errorPage{
+		base:   base{Title: p.Title, Product: product},
+		Status: p.Status, Detail: p.Detail, RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
+		Next: pathValidate, NextLabel: "Start again",
+	}
+	if s := sessionOf(c); s.Tenant != "" && !errors.Is(err, app.ErrForbidden) {
+		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, "Back to the upload form"
+	}
+	return page.Render(c, p.Status, u.pages["error.html"], data)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -27,6 +28,14 @@ func TestProblemFor(t *testing.T) {
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: the uploaded file is empty"},
 		{"infrastructure failure hides its cause", errInfrastructure{fmt.Errorf("app: revocation: %w", errors.New("dial tcp 10.0.0.7:5432: connection refused"))}, 502,
 			"urn:svc-dss:problem:infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it"},
+		{"a sign-in that cannot run hides its cause", fmt.Errorf("%w: provider of tenant x: %w", app.ErrAuthUnavailable, errors.New("dial tcp 10.0.0.7:443: i/o timeout")), 502,
+			"urn:svc-dss:problem:infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."},
+		{"a refused ID token says why", fmt.Errorf("%w: the ID token is not valid: %w", app.ErrUnauthenticated, errors.New("oidc: token is expired")), 401,
+			"urn:svc-dss:problem:unauthenticated", "The sign-in failed: the ID token is not valid: oidc: token is expired."},
+		{"no session", fmt.Errorf("session: expired: %w", ports.ErrNoSession), 401,
+			"urn:svc-dss:problem:unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."},
+		{"a report before any validation", errNoReport, 404,
+			"urn:svc-dss:problem:no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."},
 		{"anything else is internal", errors.New("nil map"), 500,
 			"about:blank", "internal error; quote the request id when reporting it"},
 	}

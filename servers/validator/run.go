@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/svc-dss/dss/app"
@@ -59,7 +60,9 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		}
 		defer stop()
 	}
-	a, err := app.NewValidator(cfg, logger, time.Now)
+	// Client secret references (env:NAME) read the environment the
+	// service was started with.
+	a, err := app.NewValidator(cfg, logger, time.Now, app.WithLookupEnv(lookupIn(environ)))
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1
@@ -79,12 +82,29 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1
 	}
-	e := newServer(a, logger)
+	e, err := newServer(a, logger)
+	if err != nil {
+		logger.Error("start-up failed", slog.String("error", err.Error()))
+		return 1
+	}
 	if err := shell.Serve(ctx, e, net.JoinHostPort("", strconv.Itoa(cfg.Port)), logger, ready); err != nil {
 		logger.Error("server failed", slog.String("error", err.Error()))
 		return 1
 	}
 	return 0
+}
+
+// lookupIn looks variables up in environ, as os.LookupEnv does in the
+// process's environment; the last definition wins, as in os/exec.
+func lookupIn(environ []string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for _, kv := range slices.Backward(environ) {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+				return v, true
+			}
+		}
+		return "", false
+	}
 }
 
 // splitCommand separates the configuration flags from a command: the

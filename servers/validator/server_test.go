@@ -115,11 +115,17 @@ func TestProblemShape(t *testing.T) {
 	is.Equal(p, servertest.Problem{Type: "about:blank", Title: "Not Found", Status: 404, Instance: "/no/such/path", RequestID: res.Header.Get("X-Request-Id")})
 }
 
-// multipartBody builds a multipart upload with the given file parts.
-func multipartBody(t *testing.T, files map[string]int) (io.Reader, string) {
+// multipartBody builds a multipart upload with the UI's form token (none
+// when csrf is "") and file parts of the given sizes.
+func multipartBody(t *testing.T, csrf string, files map[string]int) (io.Reader, string) {
 	t.Helper()
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
+	if csrf != "" {
+		if err := w.WriteField("csrf", csrf); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for field, size := range files {
 		fw, err := w.CreateFormFile(field, field+".pdf")
 		if err != nil {
@@ -135,9 +141,14 @@ func multipartBody(t *testing.T, files map[string]int) (io.Reader, string) {
 	return &b, w.FormDataContentType()
 }
 
+// The multipart limits hold on every path: on the API as problems, in
+// the browser UI (signed in, with the form's token) as pages.
 func TestMultipartLimits(t *testing.T) {
 	t.Parallel()
 	s := dev(t) // the spec's defaults: 20MB per file, 40MB per request
+	b := (&uiWorld{url: s.URL}).browser(t)
+	r := b.get("/validate")
+	csrf := csrfOf(t, r.body)
 	const mb = 1 << 20
 	tests := []struct {
 		name   string
@@ -146,7 +157,8 @@ func TestMultipartLimits(t *testing.T) {
 		status int
 		detail string
 	}{
-		{"file at the limit", "/validate", map[string]int{"file": 20 * mb}, 404, ""},
+		{"file at the limit: read, and not a signature", "/validate", map[string]int{"file": 20 * mb}, 400,
+			"unreadable document: not a signature format this service reads (CAdES, PAdES)"},
 		{"file over the limit", "/validate", map[string]int{"file": 20*mb + 1}, 413,
 			`file part "file" exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)`},
 		{"request over the limit, each file within", "/validate", map[string]int{"file": 15 * mb, "detached": 15 * mb, "extra": 11 * mb}, 413,
@@ -157,17 +169,18 @@ func TestMultipartLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			body, ct := multipartBody(t, tt.files)
-			res, err := http.Post(s.URL+tt.path, ct, body)
-			is.NoErr(err)
-			defer res.Body.Close()
-			is.Equal(res.StatusCode, tt.status)
-			if tt.status == 413 {
-				p := servertest.Decode[servertest.Problem](t, res.Body)
-				is.Equal(p.Type, "urn:svc-dss:problem:payload-too-large")
-				is.Equal(p.Title, "Request Entity Too Large")
-				is.Equal(p.Detail, tt.detail)
+			body, ct := multipartBody(t, csrf, tt.files)
+			r := b.post(tt.path, ct, body)
+			is.Equal(r.status, tt.status)
+			if tt.path == "/validate" {
+				is.Equal(text(r.body, "error-detail"), tt.detail)
+				return
 			}
+			var p servertest.Problem
+			is.NoErr(json.Unmarshal([]byte(r.body), &p))
+			is.Equal(p.Type, "urn:svc-dss:problem:payload-too-large")
+			is.Equal(p.Title, "Request Entity Too Large")
+			is.Equal(p.Detail, tt.detail)
 		})
 	}
 }
@@ -206,7 +219,6 @@ func TestAPIBodyLimit(t *testing.T) {
 		// Within the cap the upload reaches the handler: not a signature.
 		{"at the cap", "/api/validate", 1000, false, 400},
 		{"undeclared at the cap", "/api/validate", 1000, true, 400},
-		{"outside the API the cap does not apply", "/validate", 5000, false, 404},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,6 +240,15 @@ func TestAPIBodyLimit(t *testing.T) {
 			}
 		})
 	}
+
+	// Outside the API the cap does not apply: the UI's upload is read in
+	// full and found not to be a signature.
+	is := is.New(t)
+	b := (&uiWorld{url: s.URL}).browser(t)
+	body, ct := multipartBody(t, csrfOf(t, b.get("/validate").body), map[string]int{"file": 5000})
+	r := b.post("/validate", ct, body)
+	is.Equal(r.status, 400)
+	is.Equal(text(r.body, "error-detail"), "unreadable document: not a signature format this service reads (CAdES, PAdES)")
 }
 
 // multipartOfSize returns a one-file multipart body of exactly size bytes.
@@ -283,7 +304,7 @@ func TestGracefulShutdown(t *testing.T) {
 	p := servertest.Start(t, bin, append(offline(t), "SVC_DSS_VALIDATOR_PERMIT_ALL=true")...)
 
 	pr, pw := io.Pipe()
-	req, _ := http.NewRequest(http.MethodPost, "http://"+p.Addr+"/validate", pr)
+	req, _ := http.NewRequest(http.MethodPost, "http://"+p.Addr+"/api/validate", pr)
 	w := multipart.NewWriter(pw)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	answered := make(chan int, 1)
@@ -317,7 +338,7 @@ func TestGracefulShutdown(t *testing.T) {
 	is.NoErr(w.Close())
 	is.NoErr(pw.Close())
 
-	is.Equal(<-answered, 404) // answered in full: no route yet for this upload, and no reset
+	is.Equal(<-answered, 400) // answered in full (not a signature), and no reset
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	code, err := p.Wait(ctx)

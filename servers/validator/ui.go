@@ -1,0 +1,245 @@
+package main
+
+import (
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/ports"
+	"github.com/svc-dss/dss/servers/internal/page"
+	"github.com/svc-dss/dss/servers/internal/upload"
+)
+
+// The browser UI (validation-service.md §4 and §5 item 1,
+// docs/decisions/0024):
+//
+//	GET  /validate                  tenant gateway, login, upload form
+//	GET  /validate/callback         the OIDC redirect URI (app.LoginCallbackPath)
+//	POST /validate                  upload: the result page
+//	POST /validate/logout           sign out
+//	GET  /validate/report/detailed  the last result's detailed report (XML)
+//	GET  /validate/report/etsi      its ETSI validation report (XML)
+//	GET  /static/*                  the stylesheet
+const (
+	pathValidate = "/validate"
+	pathLogout   = "/validate/logout"
+	pathDetailed = "/validate/report/detailed"
+	pathETSI     = "/validate/report/etsi"
+)
+
+// sessionKey is where requireSession keeps the request's session.
+const sessionKey = "svc-dss.ui.session"
+
+// Errors of the UI's own checks, which the error handler turns into pages.
+var (
+	// errCSRF: a form without the session's token (403).
+	errCSRF = errors.New("ui: form token missing or wrong")
+	// errNoReport: a report download before any validation (404).
+	errNoReport = errors.New("ui: no validated document in the session")
+)
+
+// maxLogoutForm bounds the body of the sign-out form: one token.
+const maxLogoutForm = 4 << 10
+
+type ui struct {
+	a      *app.Validator
+	logger *slog.Logger
+	pages  pages
+	cookie sessionCookie
+}
+
+func newUI(a *app.Validator, logger *slog.Logger) (*ui, error) {
+	p, err := loadPages()
+	if err != nil {
+		return nil, err
+	}
+	return &ui{a: a, logger: logger, pages: p, cookie: newSessionCookie(a.Config().BaseURL)}, nil
+}
+
+func (u *ui) register(e *echo.Echo) {
+	e.GET(pathValidate, u.form)
+	e.POST(pathValidate, u.validate)
+	e.GET(app.LoginCallbackPath, u.callback)
+	e.POST(pathLogout, u.logout)
+	e.GET("/static/*", page.Assets())
+}
+
+// uiPath reports the paths of the UI, whose errors are always pages.
+func uiPath(path string) bool {
+	return path == pathValidate || strings.HasPrefix(path, pathValidate+"/") || strings.HasPrefix(path, "/static/")
+}
+
+// needsSession reports the requests that only a signed-in session may
+// make. Their session is checked before anything else, the upload
+// included: a request without one costs no parsing.
+func needsSession(method, path string) bool {
+	switch method {
+	case http.MethodPost:
+		return path == pathValidate || path == pathLogout
+	case http.MethodGet:
+		return path == pathDetailed || path == pathETSI
+	}
+	return false
+}
+
+// requireSession loads the session of the requests that need one: 401
+// without one, 403 when the tenant lost its license, 502 when that cannot
+// be checked.
+func (u *ui) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !needsSession(c.Request().Method, c.Request().URL.Path) {
+			return next(c)
+		}
+		s, err := u.a.Session(c.Request().Context(), u.cookie.read(c))
+		if err != nil {
+			return err
+		}
+		c.Set(sessionKey, s)
+		return next(c)
+	}
+}
+
+func sessionOf(c echo.Context) ports.Session {
+	s, _ := c.Get(sessionKey).(ports.Session)
+	return s
+}
+
+// form is GET /validate: the tenant gateway without tenantId; otherwise
+// the upload form for a browser signed in for that tenant, or the start
+// of its login. Under permit-all nobody signs in: the upload form of the
+// development tenant, whatever the query says.
+func (u *ui) form(c echo.Context) error {
+	ctx := c.Request().Context()
+	sid := u.cookie.read(c)
+	if u.a.Config().PermitAll {
+		s, err := u.a.DevelopmentSession(ctx, sid)
+		if err != nil {
+			return err
+		}
+		if s.ID != sid {
+			u.cookie.set(c, s.ID)
+		}
+		return u.upload(c, s)
+	}
+	tenant := strings.TrimSpace(c.QueryParam("tenantId"))
+	if tenant == "" {
+		// The form leads to the tenant's provider: no form-action.
+		c.Response().Header().Set("Content-Security-Policy", page.OpenFormPolicy)
+		return page.Render(c, http.StatusOK, u.pages["gateway.html"], gatewayPage{base: base{Title: "Tenant required", Product: product}})
+	}
+	s, authURL, err := u.a.BeginLogin(ctx, sid, tenant)
+	if err != nil {
+		return err
+	}
+	if s.ID != sid {
+		u.cookie.set(c, s.ID)
+	}
+	if authURL == "" {
+		return u.upload(c, s)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Redirect(http.StatusFound, authURL)
+}
+
+func (u *ui) upload(c echo.Context, s ports.Session) error {
+	cfg := u.a.Config()
+	td := u.a.TrustStatus(u.a.Now())
+	return page.Render(c, http.StatusOK, u.pages["upload.html"], uploadPage{
+		base: u.signedIn(s, "Validate a signed document", td.Banner),
+		CSRF: s.CSRF, MaxFile: megabytes(cfg.Multipart.MaxFileSize), MaxUpload: megabytes(cfg.Multipart.MaxRequestSize),
+	})
+}
+
+// signedIn is the base of a page of session s.
+func (u *ui) signedIn(s ports.Session, title string, banner *verdict.Banner) base {
+	return base{
+		Title: title, Product: product, Banner: banner,
+		Account: &account{Tenant: s.Tenant, Subject: s.Subject, CSRF: s.CSRF, Development: u.a.Config().PermitAll},
+	}
+}
+
+// callback is the OIDC redirect URI: the provider's answer completes the
+// login in progress, and the browser, now with a new session, goes to the
+// upload form.
+func (u *ui) callback(c echo.Context) error {
+	q := c.QueryParams()
+	s, err := u.a.CompleteLogin(c.Request().Context(), u.cookie.read(c), app.LoginAnswer{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error")})
+	if err != nil {
+		return err
+	}
+	u.cookie.set(c, s.ID)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Redirect(http.StatusSeeOther, pathValidate+"?tenantId="+url.QueryEscape(s.Tenant))
+}
+
+// validate is POST /validate: the upload of the form, validated as the
+// API validates it; the result page shows the summary, and the session
+// keeps the result for the report downloads.
+func (u *ui) validate(c echo.Context) error {
+	s := sessionOf(c)
+	if err := checkCSRF(c, s); err != nil {
+		return err
+	}
+	doc, err := documentOf(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	r, err := u.a.ValidateReport(ctx, doc, app.ValidateOptions{})
+	if errors.Is(err, ports.ErrUnreadable) {
+		return err
+	}
+	if err != nil {
+		return errInfrastructure{err}
+	}
+	if err := u.a.KeepValidation(ctx, s.ID, r); err != nil {
+		// The session ended while the document was validated: the result
+		// is shown, its reports cannot be downloaded.
+		u.logger.WarnContext(ctx, "ui validation not kept in the session", slog.String("session", app.Fingerprint(s.ID)), slog.String("error", err.Error()))
+	}
+	sum := r.Summary
+	u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),
+		slog.Int("signatures", sum.SignatureCount), slog.Bool("valid", sum.Valid))
+	return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum))
+}
+
+// logout is POST /validate/logout.
+func (u *ui) logout(c echo.Context) error {
+	s := sessionOf(c)
+	if err := checkCSRF(c, s); err != nil {
+		return err
+	}
+	if err := u.a.EndSession(c.Request().Context(), s.ID); err != nil && !errors.Is(err, ports.ErrNoSession) {
+		return err
+	}
+	u.cookie.clear(c)
+	return page.Render(c, http.StatusOK, u.pages["signedout.html"], signedOutPage{base: base{Title: "Signed out", Product: product}, Tenant: s.Tenant})
+}
+
+// checkCSRF compares, in constant time, the form's csrf field with the
+// session's token. The upload form is multipart (parsed before routing);
+// the sign-out form is URL-encoded.
+func checkCSRF(c echo.Context, s ports.Session) error {
+	var tokens []string
+	if form, ok := upload.FormOf(c); ok {
+		tokens = form.Values["csrf"]
+	} else if ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); ct == echo.MIMEApplicationForm {
+		r := c.Request()
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxLogoutForm)
+		if err := r.ParseForm(); err == nil {
+			tokens = r.PostForm["csrf"]
+		}
+	}
+	if len(tokens) != 1 || s.CSRF == "" || subtle.ConstantTimeCompare([]byte(tokens[0]), []byte(s.CSRF)) != 1 {
+		return errCSRF
+	}
+	return nil
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/app"
+	op "github.com/svc-dss/dss/fixtures/oidc"
+	"github.com/svc-dss/dss/servers/internal/page"
+)
+
+// stopAt makes b stop following redirects at URLs that start with prefix,
+// and answer the redirect instead.
+func (b *browser) stopAt(prefix string) {
+	b.c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+		if strings.HasPrefix(req.URL.String(), prefix) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+}
+
+// callbackOf signs user in for tenant up to the provider's redirect back
+// to the validator, and returns that URL, not yet followed.
+func (b *browser) callbackOf(tenant string, user op.User) *url.URL {
+	b.t.Helper()
+	b.stopAt(b.w.url + app.LoginCallbackPath)
+	defer func() { b.c.CheckRedirect = nil }()
+	r := b.login(tenant, user)
+	if r.status != http.StatusSeeOther && r.status != http.StatusFound {
+		b.t.Fatalf("no redirect to the callback: %d %s\n%s", r.status, r.url, r.body)
+	}
+	u, err := url.Parse(r.header.Get("Location"))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return u
+}
+
+// The whole login of §5 item 1: the gateway, the provider, the session.
+func TestUILogin(t *testing.T) {
+	t.Parallel()
+	w := newUIWorld(t, uiOptions{})
+
+	t.Run("without tenantId: the tenant gateway", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		r := b.get("/validate")
+		is.Equal(r.status, 200)
+		is.Equal(text(r.body, "page-title"), "Tenant required")
+		is.True(strings.Contains(r.body, `<form id="tenant-form" method="get" action="/validate">`))
+		is.True(strings.Contains(r.body, `<label for="tenantId">Tenant ID</label>`))
+		is.True(!strings.Contains(r.body, `id="trust-banner"`)) // the public gateway carries no banner
+		is.Equal(r.header.Get("Content-Security-Policy"), page.OpenFormPolicy)
+		is.Equal(b.cookie(), "") // no session for a page anyone may see
+	})
+
+	t.Run("login, session cookie, and back to the form", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		r := b.login(tenantA, alice)
+		is.Equal(r.status, 200)
+		is.Equal(r.url.String(), w.url+"/validate?tenantId="+tenantA)
+		is.Equal(text(r.body, "page-title"), "Validate a signed document")
+		is.Equal(text(r.body, "account-subject"), "alice")
+		is.Equal(text(r.body, "account-tenant"), tenantA)
+		is.True(strings.Contains(r.body, `<input type="file" id="file" name="file" required aria-describedby="file-hint">`))
+		is.True(strings.Contains(r.body, `<button type="submit" class="primary" id="validate-button">Validate</button>`))
+		csrfOf(t, r.body)
+
+		// Two cookies: the login's, then a new one once signed in.
+		set := b.setCookies()
+		is.Equal(len(set), 2)
+		for _, c := range set {
+			is.True(c.HttpOnly)
+			is.Equal(c.SameSite, http.SameSiteLaxMode)
+			is.Equal(c.Path, "/")
+			is.True(!c.Secure) // http://127.0.0.1: see decision 0024
+			is.Equal(c.Domain, "")
+			is.Equal(len(c.Value), 43) // 256 bits, base64url
+		}
+		is.True(set[0].Value != set[1].Value) // rotated on login
+		is.Equal(b.cookie(), set[1].Value)
+
+		// Signed in: straight to the form, the provider is not asked.
+		b.seen = nil
+		r = b.get("/validate?tenantId=" + tenantA)
+		is.Equal(r.status, 200)
+		is.Equal(len(b.seen), 1)
+		is.Equal(text(r.body, "account-subject"), "alice")
+		is.True(strings.Contains(w.logs.String(), `"msg":"ui login","tenant":"`+tenantA+`","subject":"alice"`))
+	})
+
+	t.Run("a signed-in tenant is not another tenant", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		is.Equal(b.login(tenantA, alice).status, 200)
+		first := b.cookie()
+		r := b.login(tenantB, bob)
+		is.Equal(r.status, 200)
+		is.Equal(text(r.body, "account-tenant"), tenantB)
+		is.True(b.cookie() != first)
+	})
+
+	t.Run("cross-tenant guard: tenant B's account at tenant A's login", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		r := b.login(tenantA, bob) // the issuer is shared: bob can sign in there
+		is.Equal(r.status, 403)
+		is.Equal(text(r.body, "page-title"), "403 · Forbidden")
+		is.Equal(text(r.body, "error-detail"), "Access refused: the account you signed in with (bob) belongs to another tenant, not to tenant "+tenantA+".")
+		is.True(!strings.Contains(r.body, `id="trust-banner"`))
+		is.True(strings.Contains(w.logs.String(), `"level":"WARN","msg":"ui login refused: the ID token names another tenant","tenant":"`+tenantA+`","claimed_tenant":"`+tenantB+`"`))
+		// Nothing was signed in.
+		r = b.upload("x", part{"file", "doc.pdf", []byte("%PDF")})
+		is.Equal(r.status, 401)
+	})
+
+	t.Run("a tenant without the dss.validator license", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		r := w.browser(t).login(tenantC, carol)
+		is.Equal(r.status, 403)
+		is.Equal(text(r.body, "error-detail"), "Access refused: tenant "+tenantC+" does not hold the dss.validator license.")
+	})
+
+	t.Run("unknown tenants", func(t *testing.T) {
+		t.Parallel()
+		for _, tenant := range []string{"44444444-4444-4444-8444-444444444444", "not-a-uuid", "%27%3B%20DROP%20TABLE%20tenants%3B--"} {
+			is := is.New(t)
+			b := w.browser(t)
+			r := b.get("/validate?tenantId=" + tenant)
+			is.Equal(r.status, 404) // tenant
+			is.Equal(text(r.body, "page-title"), "404 · Not Found")
+			is.Equal(text(r.body, "error-detail"), "No tenant with this ID is registered for signing in here: it is unknown, disabled, or has no identity provider. Check the address you were given.")
+			is.True(!strings.Contains(r.body, `id="trust-banner"`))
+			is.Equal(b.cookie(), "") // no session for an unknown tenant
+		}
+	})
+
+	t.Run("a replayed callback is refused", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		cb := b.callbackOf(tenantA, alice)
+		r := b.get(cb.String())
+		is.Equal(r.status, 200) // signed in
+		r = b.get(cb.String())
+		is.Equal(r.status, 401)
+		is.Equal(text(r.body, "error-detail"), "The sign-in could not be completed: no sign-in is in progress in this browser: it was completed or abandoned, or it expired. Start it again.")
+		// The replay did not end the session it found.
+		is.Equal(b.get("/validate?tenantId="+tenantA).status, 200)
+	})
+
+	t.Run("a callback in another browser is refused", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		cb := w.browser(t).callbackOf(tenantA, alice)
+		r := w.browser(t).get(cb.String())
+		is.Equal(r.status, 401)
+		is.Equal(text(r.body, "error-detail"), "The sign-in could not be completed: this browser sent no session cookie: the sign-in was not started in it, or it blocks cookies. Start it again.")
+	})
+
+	t.Run("state mismatch", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		cb := b.callbackOf(tenantA, alice)
+		forged := *cb
+		q := forged.Query()
+		q.Set("state", "an-attacker-s-state")
+		forged.RawQuery = q.Encode()
+		r := b.get(forged.String())
+		is.Equal(r.status, 401)
+		is.Equal(text(r.body, "error-detail"), "The sign-in could not be completed: the provider's answer does not belong to the sign-in started in this browser (state mismatch). Start it again.")
+		// The login is used up: the genuine answer comes too late.
+		r = b.get(cb.String())
+		is.Equal(r.status, 401)
+		is.True(strings.Contains(text(r.body, "error-detail"), "no sign-in is in progress in this browser"))
+	})
+
+	t.Run("the provider's refusals and malformed answers", func(t *testing.T) {
+		t.Parallel()
+		tests := []struct {
+			name   string
+			query  func(state string) url.Values
+			detail string
+		}{
+			{"access denied", func(s string) url.Values { return url.Values{"state": {s}, "error": {"access_denied"}} },
+				"The sign-in failed: the identity provider refused the sign-in (access_denied)."},
+			{"an error code that is not one", func(s string) url.Values {
+				return url.Values{"state": {s}, "error": {"<script>alert(1)</script>"}}
+			}, "The sign-in failed: the identity provider refused the sign-in (an unrecognised error)."},
+			{"no code", func(s string) url.Values { return url.Values{"state": {s}} },
+				"The sign-in failed: the identity provider's answer carries no code."},
+			{"a code the provider never issued", func(s string) url.Values { return url.Values{"state": {s}, "code": {"forged"}} },
+				"The sign-in failed: the identity provider refused the code (invalid_grant)."},
+			{"no state", func(string) url.Values { return url.Values{"code": {"x"}} },
+				"The sign-in could not be completed: the provider's answer does not belong to the sign-in started in this browser (state mismatch). Start it again."},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				is := is.New(t)
+				b := w.browser(t)
+				b.stopAt(w.op.AuthorizationEndpoint)
+				r := b.get("/validate?tenantId=" + tenantA)
+				is.Equal(r.status, http.StatusFound)
+				authz, err := url.Parse(r.header.Get("Location"))
+				is.NoErr(err)
+				q := authz.Query()
+				is.Equal(q.Get("code_challenge_method"), "S256")
+				is.Equal(len(q.Get("state")), 43)
+				is.Equal(len(q.Get("nonce")), 43)
+				is.Equal(q.Get("redirect_uri"), w.url+app.LoginCallbackPath)
+				r = b.get(app.LoginCallbackPath + "?" + tt.query(q.Get("state")).Encode())
+				is.Equal(r.status, 401)
+				is.Equal(text(r.body, "error-detail"), tt.detail)
+				is.True(!strings.Contains(r.body, "<script>"))
+			})
+		}
+	})
+
+	t.Run("the provider does not answer", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		// Tenant B's provider moves to a closed port.
+		ww := newUIWorld(t, uiOptions{})
+		ww.exec(t, `UPDATE oidc_providers SET issuer = 'http://127.0.0.1:9/gone' WHERE tenant_id = $1`, tenantB)
+		r := ww.browser(t).get("/validate?tenantId=" + tenantB)
+		is.Equal(r.status, 502)
+		is.Equal(text(r.body, "page-title"), "502 · Bad Gateway")
+		is.Equal(text(r.body, "error-detail"), "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it.")
+		is.Equal(text(r.body, "request-id"), r.header.Get("X-Request-Id"))
+		is.True(strings.Contains(ww.logs.String(), `"level":"ERROR","msg":"request failed","status":502,"error":"app: control database or identity provider unavailable: provider http://127.0.0.1:9/gone of tenant `+tenantB))
+	})
+
+	t.Run("a secret reference that does not resolve", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		ww := newUIWorld(t, uiOptions{})
+		ww.exec(t, `UPDATE oidc_providers SET client_secret_ref = 'env:SVC_DSS_NOT_SET' WHERE tenant_id = $1`, tenantB)
+		ww.exec(t, `UPDATE oidc_providers SET client_secret_ref = 'vault:kv/b' WHERE tenant_id = $1`, tenantC)
+		r := ww.browser(t).get("/validate?tenantId=" + tenantB)
+		is.Equal(r.status, 502)
+		is.True(strings.Contains(ww.logs.String(), `client_secret_ref: \"env:SVC_DSS_NOT_SET\" names environment variable SVC_DSS_NOT_SET, which is not set`))
+		r = ww.browser(t).get("/validate?tenantId=" + tenantC)
+		is.Equal(r.status, 502)
+		is.True(strings.Contains(ww.logs.String(), `client_secret_ref: \"vault:kv/b\" is neither env:NAME nor file:/absolute/path`))
+	})
+
+	// Nothing secret reaches the log: no client secret, no code, no
+	// state, no nonce, no token.
+	t.Run("the log", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		cb := b.callbackOf(tenantA, alice)
+		is.Equal(b.get(cb.String()).status, 200)
+		logs := w.logs.String()
+		for _, s := range secrets {
+			is.True(!strings.Contains(logs, s))
+		}
+		is.True(!strings.Contains(logs, cb.Query().Get("code")))
+		is.True(!strings.Contains(logs, cb.Query().Get("state")))
+		is.True(!strings.Contains(logs, "eyJ")) // no JWT
+		is.True(!strings.Contains(logs, b.cookie()))
+		is.True(strings.Contains(logs, `"msg":"ui login started"`))
+	})
+}
