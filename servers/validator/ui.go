@@ -69,6 +69,8 @@ func (u *ui) register(e *echo.Echo) {
 	e.POST(pathValidate, u.validate)
 	e.GET(app.LoginCallbackPath, u.callback)
 	e.POST(pathLogout, u.logout)
+	e.GET(pathDetailed, u.download(detailedReport))
+	e.GET(pathETSI, u.download(etsiReport))
 	e.GET("/static/*", page.Assets())
 }
 
