@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -61,7 +62,22 @@ func newUI(a *app.Validator, logger *slog.Logger) (*ui, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ui{a: a, logger: logger, pages: p, cookie: newSessionCookie(a.Config().BaseURL)}, nil
+	base := a.Config().BaseURL
+	c := newSessionCookie(base)
+	if u, err := url.Parse(base); err == nil && !c.secure && !local(u.Hostname()) {
+		logger.Warn("svc.dss.validator.base-url is http on a host that is not this machine: the session cookie is sent without Secure; use https",
+			slog.String("base_url", base))
+	}
+	return &ui{a: a, logger: logger, pages: p, cookie: c}, nil
+}
+
+// local reports a host name of this machine: plain http is fine there.
+func local(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (u *ui) register(e *echo.Echo) {

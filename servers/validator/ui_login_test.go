@@ -3,8 +3,11 @@ package main
 import (
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 
@@ -273,5 +276,70 @@ func TestUILogin(t *testing.T) {
 		is.True(!strings.Contains(logs, "eyJ")) // no JWT
 		is.True(!strings.Contains(logs, b.cookie()))
 		is.True(strings.Contains(logs, `"msg":"ui login started"`))
+	})
+}
+
+// The tenant's registration decides the redirect URI and where the client
+// secret is; the base URL's scheme decides the cookie.
+func TestUIRegistration(t *testing.T) {
+	t.Parallel()
+
+	t.Run("client secrets in a file, or none at all", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		w := newUIWorld(t, uiOptions{publicB: true})
+		file := filepath.Join(t.TempDir(), "client-a.secret")
+		is.NoErr(os.WriteFile(file, []byte(secrets["SVC_DSS_DEV_OIDC_SECRET_A"]+"\n"), 0o600))
+		w.exec(t, `UPDATE oidc_providers SET client_secret_ref = $1 WHERE tenant_id = $2`, "file:"+file, tenantA)
+		w.exec(t, `UPDATE oidc_providers SET client_secret_ref = '' WHERE tenant_id = $1`, tenantB)
+		r := w.browser(t).login(tenantA, alice)
+		is.Equal(r.status, 200)
+		is.Equal(text(r.body, "account-subject"), "alice")
+		r = w.browser(t).login(tenantB, bob) // a public client: PKCE alone
+		is.Equal(r.status, 200)
+		is.Equal(text(r.body, "account-subject"), "bob")
+		// A secret the provider does not know is its refusal, not ours.
+		w.exec(t, `UPDATE oidc_providers SET client_secret_ref = 'env:SVC_DSS_DEV_OIDC_SECRET_C' WHERE tenant_id = $1`, tenantA)
+		w.clock.Advance(time.Hour) // past the control database's cache
+		r = w.browser(t).login(tenantA, alice)
+		is.Equal(r.status, 401)
+		is.Equal(text(r.body, "error-detail"), "The sign-in failed: the identity provider refused the code (invalid_client).")
+	})
+
+	t.Run("https: a Secure __Host- cookie and the tenant's own redirect base", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		w := newUIWorld(t, uiOptions{env: []string{"SVC_DSS_VALIDATOR_BASE_URL=https://validate.example.test/"}})
+		w.exec(t, `UPDATE oidc_providers SET redirect_base_url = 'https://tenant-b.example.test/dss' WHERE tenant_id = $1`, tenantB)
+		for tenant, redirect := range map[string]string{
+			tenantA: "https://validate.example.test/validate/callback",
+			tenantB: "https://tenant-b.example.test/dss/validate/callback",
+		} {
+			b := w.browser(t)
+			b.stopAt(w.op.AuthorizationEndpoint)
+			r := b.get("/validate?tenantId=" + tenant)
+			is.Equal(r.status, http.StatusFound)
+			authz, err := url.Parse(r.header.Get("Location"))
+			is.NoErr(err)
+			is.Equal(authz.Query().Get("redirect_uri"), redirect)
+			cookies := (&http.Response{Header: r.header}).Cookies()
+			is.Equal(len(cookies), 1)
+			c := cookies[0]
+			is.Equal(c.Name, "__Host-svc-dss-session")
+			is.True(c.Secure)
+			is.True(c.HttpOnly)
+			is.Equal(c.SameSite, http.SameSiteLaxMode)
+			is.Equal(c.Path, "/")
+			is.Equal(c.Domain, "")
+		}
+	})
+
+	t.Run("http beyond the local machine is announced", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		w := newUIWorld(t, uiOptions{env: []string{"SVC_DSS_VALIDATOR_BASE_URL=http://validate.example.test"}})
+		is.True(strings.Contains(w.logs.String(), `"level":"WARN","msg":"svc.dss.validator.base-url is http on a host that is not this machine: the session cookie is sent without Secure; use https"`))
+		local := newUIWorld(t, uiOptions{})
+		is.True(!strings.Contains(local.logs.String(), "the session cookie is sent without Secure"))
 	})
 }

@@ -67,8 +67,11 @@ type uiOptions struct {
 	// permitAll serves without a database and without a provider.
 	permitAll bool
 	// env adds settings; later entries win, but the mode (permit-all,
-	// database, base URL) is the world's.
+	// database) is the world's. The base URL may be overridden.
 	env []string
+	// publicB registers tenant B's client at the provider as a public
+	// client: no secret, PKCE alone.
+	publicB bool
 }
 
 func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
@@ -85,12 +88,16 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 	if !o.permitAll {
 		w.admin = controlDatabase(t)
 		redirect := []string{w.url + app.LoginCallbackPath}
+		clientB := op.Client{ID: "dss-validator-b", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_B"], RedirectURIs: redirect}
+		if o.publicB {
+			clientB.Secret = ""
+		}
 		w.op = op.Start(t, op.Options{
 			Name:  "shared",
 			Users: []op.User{alice, bob, carol},
 			Clients: []op.Client{
 				{ID: "dss-validator-a", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_A"], RedirectURIs: redirect},
-				{ID: "dss-validator-b", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_B"], RedirectURIs: redirect},
+				clientB,
 				{ID: "dss-validator-c", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_C"], RedirectURIs: redirect},
 			},
 		})
