@@ -98,7 +98,7 @@ func (v *Validator) finishLogin(ctx context.Context, l ports.Login, code string)
 	// zitadel checked the nonce through withNonce; this says it again
 	// where it is read, in constant time.
 	if subtle.ConstantTimeCompare([]byte(claims.Nonce), []byte(l.Nonce)) != 1 {
-		return Principal{}, fmt.Errorf("%w: the ID token's nonce does not match the sign-in", ErrUnauthenticated)
+		return Principal{}, fmt.Errorf("%w: the ID token does not carry this sign-in's nonce", ErrUnauthenticated)
 	}
 	claimed, _ := claims.Claims[oidc.TenantClaim].(string)
 	if !strings.EqualFold(claimed, l.Tenant) {
@@ -202,16 +202,17 @@ func resolveSecret(ref string, lookupEnv func(string) (string, bool)) (string, e
 
 // exchangeError classifies a failed code exchange or ID-token check: a
 // provider that answers with an OAuth error (a replayed or foreign code,
-// a wrong verifier) or an ID token that does not verify is a failed
-// sign-in (401); a provider that does not answer, or answers with a
-// server error, is unavailable (502).
+// a wrong verifier, a client it does not know) or an ID token that does
+// not verify is a failed sign-in (401); a provider that does not answer,
+// or answers with a server error, is unavailable (502). The reasons are
+// short and fixed: zitadel's own messages may quote the nonce.
 func exchangeError(err error) error {
 	if re, ok := errors.AsType[*oauth2.RetrieveError](err); ok {
 		if re.Response != nil && re.Response.StatusCode >= http.StatusInternalServerError {
 			return fmt.Errorf("%w: token endpoint: %s", ErrAuthUnavailable, re.Response.Status)
 		}
-		code := re.ErrorCode
-		if code == "" {
+		code := oauthCode(re.ErrorCode)
+		if re.ErrorCode == "" {
 			code = "an error"
 		}
 		return fmt.Errorf("%w: the identity provider refused the code (%s)", ErrUnauthenticated, code)
@@ -222,7 +223,38 @@ func exchangeError(err error) error {
 	if _, ok := errors.AsType[*url.Error](err); ok {
 		return fmt.Errorf("%w: token endpoint: %w", ErrAuthUnavailable, err)
 	}
-	return fmt.Errorf("%w: the ID token is not valid: %w", ErrUnauthenticated, err)
+	for _, r := range idTokenFaults {
+		if errors.Is(err, r.err) {
+			return fmt.Errorf("%w: the ID token %s", ErrUnauthenticated, r.reason)
+		}
+	}
+	return fmt.Errorf("%w: the ID token is not valid", ErrUnauthenticated)
+}
+
+// idTokenFaults name the ID-token checks that failed, in words.
+var idTokenFaults = []struct {
+	err    error
+	reason string
+}{
+	{rp.ErrMissingIDToken, "is missing from the provider's answer"},
+	// go-jose refuses to parse a JWS of an algorithm not accepted (none,
+	// HMAC); zitadel reports that as a parse failure.
+	{zoidc.ErrParse, "cannot be read, or is not signed with an accepted algorithm"},
+	{zoidc.ErrSignatureMissing, "is not signed"},
+	{zoidc.ErrSignatureMultiple, "has more than one signature"},
+	{zoidc.ErrSignatureUnsupportedAlg, "is signed with an algorithm that is not accepted"},
+	{zoidc.ErrSignatureInvalid, "does not verify with the provider's keys"},
+	{zoidc.ErrSignatureInvalidPayload, "does not verify with the provider's keys"},
+	{zoidc.ErrIssuerInvalid, "is from another issuer"},
+	{zoidc.ErrAudience, "is not meant for this service (aud)"},
+	{zoidc.ErrAzpInvalid, "is meant for another party (azp)"},
+	{zoidc.ErrAzpMissing, "has several audiences and no azp"},
+	{zoidc.ErrSubjectMissing, "names no subject"},
+	{zoidc.ErrExpired, "has expired"},
+	{zoidc.ErrIatMissing, "has no issue time"},
+	{zoidc.ErrIatInFuture, "is issued in the future"},
+	{zoidc.ErrNonceInvalid, "does not carry this sign-in's nonce"},
+	{zoidc.ErrAtHash, "does not match its access token (at_hash)"},
 }
 
 // nonceKey carries the expected nonce of a code exchange to the ID-token

@@ -343,3 +343,69 @@ func TestUIRegistration(t *testing.T) {
 		is.True(!strings.Contains(local.logs.String(), "the session cookie is sent without Secure"))
 	})
 }
+
+// The ID tokens a provider (or whoever answers in its name) may hand over
+// in place of a genuine one: each is refused with its reason, and nobody
+// is signed in.
+func TestUIRefusedIDTokens(t *testing.T) {
+	t.Parallel()
+	w := newUIWorld(t, uiOptions{})
+	p := w.op
+	now := time.Now()
+	tests := []struct {
+		name   string
+		forge  func(c map[string]any) string
+		status int
+		detail string
+	}{
+		{"another nonce", func(c map[string]any) string { c["nonce"] = "replayed-from-elsewhere"; return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token does not carry this sign-in's nonce."},
+		{"no nonce", func(c map[string]any) string { delete(c, "nonce"); return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token does not carry this sign-in's nonce."},
+		{"another audience", func(c map[string]any) string { c["aud"] = []string{"dss-validator-b"}; return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token is not meant for this service (aud)."},
+		{"another issuer", func(c map[string]any) string { c["iss"] = "http://127.0.0.1:9/evil"; return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token is from another issuer."},
+		{"expired", func(c map[string]any) string { c["exp"] = now.Add(-time.Minute).Unix(); return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token has expired."},
+		{"issued in the future", func(c map[string]any) string {
+			c["iat"], c["exp"] = now.Add(time.Hour).Unix(), now.Add(2*time.Hour).Unix()
+			return p.Sign(t, nil, c)
+		}, 401, "The sign-in failed: the ID token is issued in the future."},
+		{"no subject", func(c map[string]any) string { delete(c, "sub"); return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token names no subject."},
+		{"another party", func(c map[string]any) string { c["azp"] = "dss-validator-b"; return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token is meant for another party (azp)."},
+		{"not its access token", func(c map[string]any) string { c["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA"; return p.Sign(t, nil, c) }, 401,
+			"The sign-in failed: the ID token does not match its access token (at_hash)."},
+		{"a key the provider never published", func(c map[string]any) string { return p.UnknownKid(t, c) }, 401,
+			"The sign-in failed: the ID token does not verify with the provider's keys."},
+		{"alg none", func(c map[string]any) string { return p.Unsigned(t, c) }, 401,
+			"The sign-in failed: the ID token cannot be read, or is not signed with an accepted algorithm."},
+		{"HS256 keyed with the public key", func(c map[string]any) string { return p.HS256WithPublicKey(t, c) }, 401,
+			"The sign-in failed: the ID token cannot be read, or is not signed with an accepted algorithm."},
+		{"not a JWS", func(map[string]any) string { return "not.a-token" }, 401,
+			"The sign-in failed: the ID token cannot be read, or is not signed with an accepted algorithm."},
+		{"no ID token", func(map[string]any) string { return "" }, 401,
+			"The sign-in failed: the ID token is missing from the provider's answer."},
+		{"no tenant claim", func(c map[string]any) string { delete(c, op.TenantClaim); return p.Sign(t, nil, c) }, 403,
+			"Access refused: the account you signed in with (alice) names no tenant; this sign-in is for tenant " + tenantA + "."},
+	}
+	for _, tt := range tests {
+		// Sequential: the provider has one forge at a time.
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			p.TamperIDTokens(tt.forge)
+			defer p.TamperIDTokens(nil)
+			b := w.browser(t)
+			r := b.login(tenantA, alice)
+			is.Equal(r.status, tt.status)
+			is.Equal(text(r.body, "error-detail"), tt.detail)
+			r = b.get("/validate/report/etsi")
+			is.Equal(r.status, 401) // not signed in
+		})
+	}
+	is := is.New(t)
+	is.True(!strings.Contains(w.logs.String(), "replayed-from-elsewhere")) // nonces are not logged
+	is.Equal(w.browser(t).login(tenantA, alice).status, 200)               // genuine tokens still pass
+}
