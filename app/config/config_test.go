@@ -47,7 +47,7 @@ func TestValidatorDefaults(t *testing.T) {
 		PrivateCA:     config.PrivateCA{Directory: config.Location{Raw: "file:/etc/svc/trust-anchors", Path: "/etc/svc/trust-anchors"}},
 		Egress:        config.Egress{DenyPrivateNetworks: true},
 		ControlDB:     config.ControlDB{Schema: "public", MaximumPoolSize: 4},
-		Session:       config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour, MaxSessions: 10000},
+		Session:       config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour, MaxSessions: 2000},
 		DevPKIAddress: "127.0.0.1:8098",
 	}
 	is.Equal(c, want)

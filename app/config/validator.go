@@ -187,7 +187,7 @@ var validatorKeys = []binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.IdleTimeout })},
 	{Key{"svc.dss.validator.session.absolute-timeout", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT8H", "browser UI: a session ends this long after its login, however busy; at least the idle timeout"},
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
-	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "10000", "browser UI: sessions held in memory, logins in progress included; when full, the one expiring soonest is dropped"},
+	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: sessions held in memory, logins in progress included, each with its last validation; when full, the one expiring soonest is dropped"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
