@@ -76,6 +76,8 @@ func uiProblem(err error) (problem.Problem, bool) {
 		return problem.New(http.StatusForbidden, "forbidden", "The form was refused: its security token is missing or does not match your session. Reload the page and submit the form again."), true
 	case errors.Is(err, errNoReport):
 		return problem.New(http.StatusNotFound, "no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."), true
+	case errors.Is(err, errNoSignature):
+		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and an ETSI validation report needs at least one. Its detailed report is available."), true
 	case errors.Is(err, ports.ErrNoSession):
 		return problem.New(http.StatusUnauthorized, "unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."), true
 	case errors.Is(err, app.ErrUnknownTenant):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -35,6 +36,9 @@ func (u *ui) download(k reportKind) echo.HandlerFunc {
 			return errNoReport
 		}
 		b, err := k.write(*s.Last)
+		if errors.Is(err, report.ErrNoSignature) {
+			return errNoSignature
+		}
 		if err != nil {
 			return fmt.Errorf("ui: %s: %w", k.suffix, err)
 		}

@@ -45,6 +45,9 @@ var (
 	errCSRF = errors.New("ui: form token missing or wrong")
 	// errNoReport: a report download before any validation (404).
 	errNoReport = errors.New("ui: no validated document in the session")
+	// errNoSignature: the ETSI report of a document without signatures,
+	// which TS 119 102-2 cannot express (404).
+	errNoSignature = errors.New("ui: the document holds no signature")
 )
 
 // maxLogoutForm bounds the body of the sign-out form: one token.

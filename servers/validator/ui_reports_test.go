@@ -77,6 +77,28 @@ func TestUIReports(t *testing.T) {
 	}
 }
 
+// A document without signatures is a result like any other: its page
+// says so, and its detailed report is there; an ETSI report cannot be
+// (TS 119 102-2 needs a signature), so the page offers none.
+func TestUIDocumentWithoutSignatures(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	w := newUIWorld(t, uiOptions{permitAll: true})
+	b := w.browser(t)
+	csrf := csrfOf(t, b.get("/validate").body)
+	r := b.upload(csrf, part{"file", "unsigned.pdf", pades.New(1).Bytes()})
+	is.Equal(r.status, 200)
+	is.True(strings.Contains(r.body, `id="verdict" data-valid="false">Not valid: the document holds no signature</span>`))
+	is.Equal(text(r.body, "signature-count"), "0")
+	is.Equal(text(r.body, "no-signatures"), "The document holds no signature.")
+	is.True(strings.Contains(r.body, `id="report-detailed"`))
+	is.True(!strings.Contains(r.body, `id="report-etsi"`))
+	is.Equal(b.get(pathDetailed).status, 200)
+	r = b.get(pathETSI)
+	is.Equal(r.status, 404)
+	is.Equal(text(r.body, "error-detail"), "The last document validated holds no signature, and an ETSI validation report needs at least one. Its detailed report is available.")
+}
+
 // dispositionName is the file name of a Content-Disposition header.
 func dispositionName(t *testing.T, cd string) string {
 	t.Helper()
