@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"time"
-
-	"github.com/svc-dss/dss/domain/report"
 )
 
 // ErrNoSession is wrapped by a SessionStore's error for a session it does
@@ -34,7 +32,20 @@ type Session struct {
 	Login *Login
 	// Last is the last document validated in the session, for the report
 	// downloads; nil before the first.
-	Last *report.Validation
+	Last *Reports
+}
+
+// Reports are the last validated document's reports, rendered when it was
+// validated. A session keeps them rather than the validation itself,
+// whose certificates and tokens point into the uploaded bytes: a session
+// must hold tens of kilobytes, not the upload's megabytes.
+type Reports struct {
+	DocumentName string
+	// Detailed is the detailed report (docs/detailed-report.xsd).
+	Detailed []byte
+	// ETSI is the TS 119 102-2 report; nil for a document without
+	// signatures, which that report cannot describe.
+	ETSI []byte
 }
 
 // A Login is an OIDC authorization-code login in progress: what the

@@ -11,7 +11,6 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/session"
-	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -49,7 +48,7 @@ func TestCreateGetDelete(t *testing.T) {
 	is := is.New(t)
 	st, _ := newStore(10)
 	ctx := context.Background()
-	last := &report.Validation{}
+	last := &ports.Reports{DocumentName: "doc.pdf"}
 	s := sess("a", time.Hour)
 	s.Tenant, s.Subject, s.Last = "t", "alice", last
 	s.Login = &ports.Login{Tenant: "t", State: "st"}
@@ -59,7 +58,7 @@ func TestCreateGetDelete(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(got.Subject, "alice")
 	is.Equal(got.Login.State, "st")
-	is.True(got.Last == last) // the validation is shared, not copied
+	is.True(got.Last == last) // the reports are shared, not copied
 
 	got.Login.State = "changed in the copy"
 	again, err := st.Get(ctx, "a")

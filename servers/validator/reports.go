@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -10,20 +8,20 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/domain/report"
+	"github.com/svc-dss/dss/ports"
 )
 
 // A reportKind is one of the XML reports the UI offers for the session's
 // last validated document (validation-service.md §4).
 type reportKind struct {
-	write func(report.Validation) ([]byte, error)
+	of func(*ports.Reports) []byte
 	// suffix names the file: <document>-<suffix>.xml.
 	suffix string
 }
 
 var (
-	detailedReport = reportKind{report.Detailed, "detailed-report"}
-	etsiReport     = reportKind{report.ETSI, "etsi-validation-report"}
+	detailedReport = reportKind{func(r *ports.Reports) []byte { return r.Detailed }, "detailed-report"}
+	etsiReport     = reportKind{func(r *ports.Reports) []byte { return r.ETSI }, "etsi-validation-report"}
 )
 
 // download is GET /validate/report/{detailed,etsi}: the report of the
@@ -35,15 +33,14 @@ func (u *ui) download(k reportKind) echo.HandlerFunc {
 		if s.Last == nil {
 			return errNoReport
 		}
-		b, err := k.write(*s.Last)
-		if errors.Is(err, report.ErrNoSignature) {
+		b := k.of(s.Last)
+		if b == nil {
+			// Only the ETSI report is ever missing: a document without
+			// signatures has none.
 			return errNoSignature
 		}
-		if err != nil {
-			return fmt.Errorf("ui: %s: %w", k.suffix, err)
-		}
 		h := c.Response().Header()
-		h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": reportFileName(s.Last.Summary.DocumentName, k.suffix)}))
+		h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": reportFileName(s.Last.DocumentName, k.suffix)}))
 		h.Set("Cache-Control", "no-store")
 		return c.Blob(http.StatusOK, "application/xml", b)
 	}
