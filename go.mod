@@ -23,6 +23,7 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/zitadel/oidc/v3 v3.45.3
 	golang.org/x/crypto v0.58.0
+	golang.org/x/oauth2 v0.36.0
 	software.sslmate.com/src/go-pkcs12 v0.7.4
 )
 
@@ -154,7 +155,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/image v0.44.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
