@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,14 +59,6 @@ func TestRedirectURI(t *testing.T) {
 	is.Equal(redirectURI("https://b.example.test/dss/", "http://localhost:8090"), "https://b.example.test/dss/validate/callback")
 }
 
-// A verifier asked without withNonce expects a nonce no token has.
-func TestExpectedNonceFailsClosed(t *testing.T) {
-	t.Parallel()
-	is := is.New(t)
-	is.True(expectedNonce(context.Background()) != "")
-	is.Equal(expectedNonce(withNonce(context.Background(), "n")), "n")
-}
-
 func TestExpiry(t *testing.T) {
 	t.Parallel()
 	v := &Validator{cfg: config.Validator{Session: config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour}}}
@@ -90,12 +81,9 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
-func TestOAuthCode(t *testing.T) {
+func TestFingerprint(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	is.Equal(oauthCode("access_denied"), "access_denied")
-	is.Equal(oauthCode("<b>"), "an unrecognised error")
-	is.Equal(oauthCode(""), "an unrecognised error")
 	is.Equal(Fingerprint(""), "")
 	is.Equal(len(Fingerprint("x")), 12)
 }

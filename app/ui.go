@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
 )
@@ -124,7 +124,7 @@ func (v *Validator) CompleteLogin(ctx context.Context, sid string, a LoginAnswer
 		return refuse(fmt.Errorf("%w: the provider's answer does not belong to the sign-in started in this browser (state mismatch)", ErrLoginState))
 	}
 	if a.Error != "" {
-		return refuse(fmt.Errorf("%w: the identity provider refused the sign-in (%s)", ErrUnauthenticated, oauthCode(a.Error)))
+		return refuse(fmt.Errorf("%w: the identity provider refused the sign-in (%s)", ErrUnauthenticated, oidc.ErrorCode(a.Error)))
 	}
 	if a.Code == "" {
 		return refuse(fmt.Errorf("%w: the identity provider's answer carries no code", ErrUnauthenticated))
@@ -264,16 +264,4 @@ func Fingerprint(sid string) string {
 	}
 	h := sha256.Sum256([]byte(sid))
 	return hex.EncodeToString(h[:6])
-}
-
-// oauthCodePattern is the shape of an OAuth error code (RFC 6749 A.7,
-// narrowed): anything else the provider, or whoever forged the answer,
-// sent is not repeated.
-var oauthCodePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-
-func oauthCode(s string) string {
-	if oauthCodePattern.MatchString(s) {
-		return s
-	}
-	return "an unrecognised error"
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/keystore"
+	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/session"
 	"github.com/svc-dss/dss/adapters/tlcache"
@@ -91,7 +92,7 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	}
 	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
-		login:    login{parties: newRelyingParties(clock), lookupEnv: o.lookupEnv},
+		login:    login{parties: oidc.NewRelyingParties(clock), lookupEnv: o.lookupEnv},
 	}, nil
 }
 
