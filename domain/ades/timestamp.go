@@ -21,6 +21,23 @@ const (
 	ArchiveTimestamp
 )
 
+// String is the type's name in reports: CONTENT_TIMESTAMP,
+// SIGNATURE_TIMESTAMP, VALIDATION_DATA_TIMESTAMP or ARCHIVE_TIMESTAMP
+// (validation-service.md §2, docs/validate-api.md), TIMESTAMP for none.
+func (t TimestampType) String() string {
+	switch t {
+	case ContentTimestamp:
+		return "CONTENT_TIMESTAMP"
+	case SignatureTimestamp:
+		return "SIGNATURE_TIMESTAMP"
+	case ValidationDataTimestamp:
+		return "VALIDATION_DATA_TIMESTAMP"
+	case ArchiveTimestamp:
+		return "ARCHIVE_TIMESTAMP"
+	}
+	return "TIMESTAMP"
+}
+
 // A Timestamp is one RFC 3161 timestamp and its checks.
 type Timestamp struct {
 	Type    TimestampType

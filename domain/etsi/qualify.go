@@ -25,7 +25,7 @@ func Qualify(rep *verdict.SignatureReport, sig ades.Signature, r Result, anchors
 	}
 	for _, ts := range r.Timestamps {
 		t := qualification.Timestamp{Generated: ts.GenTime, LowestPOE: ts.POE}
-		tr := verdict.TimestampReport{Type: timestampTypeName(ts.Type), GenerationTime: ts.GenTime.UTC(), TrustFramework: verdict.FrameworkUnknown}
+		tr := verdict.TimestampReport{Type: ts.Type.String(), GenerationTime: ts.GenTime.UTC(), TrustFramework: verdict.FrameworkUnknown}
 		if ts.Path != nil && !ts.Path.Anchor.Private {
 			a := ts.Path.Anchor
 			// A TSA whose own certificate is a listed service (TSA/QTST
@@ -71,20 +71,6 @@ func listings(anchors *certpath.AnchorSet, a certpath.Anchor) []qualification.Li
 		}
 	}
 	return out
-}
-
-func timestampTypeName(t ades.TimestampType) string {
-	switch t {
-	case ades.ContentTimestamp:
-		return "CONTENT_TIMESTAMP"
-	case ades.SignatureTimestamp:
-		return "SIGNATURE_TIMESTAMP"
-	case ades.ValidationDataTimestamp:
-		return "VALIDATION_DATA_TIMESTAMP"
-	case ades.ArchiveTimestamp:
-		return "ARCHIVE_TIMESTAMP"
-	}
-	return "TIMESTAMP"
 }
 
 func frameworkName(f trust.Framework) string {

@@ -226,7 +226,7 @@ func detailedSignature(s Signature, sum verdict.SignatureReport) xSignature {
 	best := ""
 	for _, tv := range r.TimestampValidations {
 		xt := xTimestamp{
-			ID: ids[tv.Index], Position: tv.Index + 1, Type: timestampType(tv.Type), BestSignatureTime: tv.Best,
+			ID: ids[tv.Index], Position: tv.Index + 1, Type: tv.Type.String(), BestSignatureTime: tv.Best,
 			Title: "Time-stamp validation", Clause: "5.4",
 			GenerationTime: xmlTime(tv.GenTime), ControlTime: xmlTime(tv.Control),
 			Qualification: quals[tv.Index],
@@ -281,7 +281,7 @@ func timestampQualifications(r etsi.Result, sum verdict.SignatureReport) map[int
 			continue
 		}
 		for k, tr := range sum.Timestamps {
-			if taken[k] || tr.Type != timestampType(tv.Type) || !tr.GenerationTime.Equal(tv.GenTime) {
+			if taken[k] || tr.Type != tv.Type.String() || !tr.GenerationTime.Equal(tv.GenTime) {
 				continue
 			}
 			taken[k] = true
@@ -290,21 +290,6 @@ func timestampQualifications(r etsi.Result, sum verdict.SignatureReport) map[int
 		}
 	}
 	return out
-}
-
-// timestampType is the summary's spelling of a time-stamp type.
-func timestampType(t ades.TimestampType) string {
-	switch t {
-	case ades.ContentTimestamp:
-		return "CONTENT_TIMESTAMP"
-	case ades.SignatureTimestamp:
-		return "SIGNATURE_TIMESTAMP"
-	case ades.ValidationDataTimestamp:
-		return "VALIDATION_DATA_TIMESTAMP"
-	case ades.ArchiveTimestamp:
-		return "ARCHIVE_TIMESTAMP"
-	}
-	return "TIMESTAMP"
 }
 
 func constraints(checks []etsi.Check) []xConstraint {
