@@ -10,6 +10,7 @@ import (
 
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/problem"
 )
 
@@ -80,12 +81,8 @@ func wantsHTML(r *http.Request) bool {
 }
 
 func renderError(c echo.Context, p pages, pr problem.Problem) error {
-	var b strings.Builder
-	data := map[string]any{"Title": pr.Title, "Problem": pr, "RequestID": c.Response().Header().Get(echo.HeaderXRequestID)}
-	if err := p.error.ExecuteTemplate(&b, "layout", data); err != nil {
-		return err
-	}
-	return c.HTML(pr.Status, b.String())
+	data := map[string]any{"Title": pr.Title, "Product": product, "Problem": pr, "RequestID": c.Response().Header().Get(echo.HeaderXRequestID)}
+	return page.Render(c, pr.Status, p.error, data)
 }
 
 // lastReason is the end of an error chain's message: what the caller may

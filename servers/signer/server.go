@@ -2,10 +2,8 @@ package main
 
 import (
 	"embed"
-	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -14,31 +12,32 @@ import (
 
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
+	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
 
-//go:embed web
+//go:embed web/*.html
 var web embed.FS
 
 // signPath is the whole signing surface (signing-server.md §4 rule 1).
 const signPath = "/api/server-signing/sign-ska"
 
-// pages holds the embedded HTML templates.
+// product names the server beside the brand of the shared layout.
+const product = "Remote signing"
+
+// pages holds the embedded HTML templates, in the layout the servers
+// share (servers/internal/page).
 type pages struct {
 	index *template.Template
 	error *template.Template
 }
 
 func loadPages() (pages, error) {
-	index, err := template.ParseFS(web, "web/layout.html", "web/index.html")
+	p, err := page.Parse(web, nil, "", "web/*.html")
 	if err != nil {
-		return pages{}, fmt.Errorf("index template: %w", err)
+		return pages{}, err
 	}
-	errPage, err := template.ParseFS(web, "web/layout.html", "web/error.html")
-	if err != nil {
-		return pages{}, fmt.Errorf("error template: %w", err)
-	}
-	return pages{index: index, error: errPage}, nil
+	return pages{index: p["index.html"], error: p["error.html"]}, nil
 }
 
 // newServer builds the routes of the signing server.
@@ -48,17 +47,14 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	static, err := fs.Sub(web, "web/static")
-	if err != nil {
-		return nil, err
-	}
 	e := shell.New(logger, errorHandler(logger, p))
 	e.Use(
+		page.Headers,
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),
 		resourceServer(a),
 	)
 	e.GET("/", index(p))
-	e.GET("/static/*", assets(static))
+	e.GET("/static/*", page.Assets())
 	e.GET("/actuator/health", health(a))
 	e.POST(signPath, signSKA(a))
 	return e, nil
@@ -91,26 +87,9 @@ func resourceServer(a *app.Signer) echo.MiddlewareFunc {
 	}
 }
 
-// assets serves the embedded stylesheet and images. Directories are not
-// listed: the index is the only page.
-func assets(static fs.FS) echo.HandlerFunc {
-	files := http.StripPrefix("/static/", http.FileServerFS(static))
-	return func(c echo.Context) error {
-		if strings.HasSuffix(c.Request().URL.Path, "/") {
-			return echo.ErrNotFound
-		}
-		files.ServeHTTP(c.Response(), c.Request())
-		return nil
-	}
-}
-
 func index(p pages) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		var b strings.Builder
-		if err := p.index.ExecuteTemplate(&b, "layout", map[string]string{"Title": "Remote signing service"}); err != nil {
-			return fmt.Errorf("render index: %w", err)
-		}
-		return c.HTML(http.StatusOK, b.String())
+		return page.Render(c, http.StatusOK, p.index, map[string]string{"Title": "Remote signing service", "Product": product})
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
@@ -64,10 +65,12 @@ func TestIndexAndAssetsArePublic(t *testing.T) {
 	is.Equal(res.StatusCode, 200)
 	is.Equal(res.Header.Get("Content-Type"), "text/html; charset=UTF-8")
 	is.True(strings.Contains(string(body), "<h1>Remote signing service</h1>"))
-	is.True(strings.Contains(string(body), `<link rel="stylesheet" href="/static/signer.css">`))
+	is.True(strings.Contains(string(body), `<link rel="stylesheet" href="/static/ui.css">`))
 	is.True(!strings.Contains(string(body), "<form")) // no signing surface
+	is.Equal(res.Header.Get("Content-Security-Policy"), page.ContentSecurityPolicy)
+	is.Equal(res.Header.Get("X-Frame-Options"), "DENY")
 
-	res, err = http.Get(s.URL + "/static/signer.css")
+	res, err = http.Get(s.URL + "/static/ui.css")
 	is.NoErr(err)
 	css, _ := io.ReadAll(res.Body)
 	res.Body.Close()
@@ -114,7 +117,7 @@ func TestBrowsersGetTheStyledErrorPage(t *testing.T) {
 	is.True(strings.Contains(page, "<h1>503 · Service Unavailable</h1>"))
 	is.True(strings.Contains(page, "no control database is configured"))
 	is.True(strings.Contains(page, res.Header.Get("X-Request-Id")))
-	is.True(strings.Contains(page, `href="/static/signer.css"`))
+	is.True(strings.Contains(page, `href="/static/ui.css"`))
 }
 
 func TestStartupWarnings(t *testing.T) {
