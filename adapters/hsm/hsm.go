@@ -164,7 +164,7 @@ func (h *HSM) Approve(ctx context.Context, p ports.Partition, authKey ports.KeyR
 			if err != nil {
 				return nil, fmt.Errorf("%w: approve with %q on %s: %w", ports.ErrHSMUnavailable, authKey.Label, pl, err)
 			}
-			der, err := rsToDER(rs)
+			der, err := signing.RawToDER(rs)
 			if err != nil {
 				return nil, fmt.Errorf("%w: approve with %q on %s: %w", ports.ErrHSMUnavailable, authKey.Label, pl, err)
 			}

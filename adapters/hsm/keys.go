@@ -7,7 +7,6 @@ import (
 	"crypto/rsa"
 	"encoding/asn1"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -22,6 +21,22 @@ var (
 	oidP384 = asn1.ObjectIdentifier{1, 3, 132, 0, 34}
 	oidP521 = asn1.ObjectIdentifier{1, 3, 132, 0, 35}
 )
+
+// ReadPublicKey reads the public key object h over session sh: an
+// *rsa.PublicKey, or an *ecdsa.PublicKey on P-256, P-384 or P-521. The
+// adapter reads its keys with it; fixtures/softhsm reads the keys it
+// generates the same way.
+func ReadPublicKey(ctx *pkcs11.Ctx, sh pkcs11.SessionHandle, h pkcs11.ObjectHandle) (crypto.PublicKey, error) {
+	attrs, err := ctx.GetAttributeValue(sh, h, []*pkcs11.Attribute{pkcs11.NewAttribute(pkcs11.CKA_KEY_TYPE, nil)})
+	if err != nil {
+		return nil, fmt.Errorf("%w: read key type: %w", ports.ErrHSMUnavailable, err)
+	}
+	keyType, err := ulong(attrs[0].Value)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read key type: %w", ports.ErrHSMUnavailable, err)
+	}
+	return readPublicKey(ctx, sh, object{h: h, keyType: keyType})
+}
 
 // readPublicKey reads the public key object o: CKA_MODULUS and
 // CKA_PUBLIC_EXPONENT of an RSA key, CKA_EC_PARAMS and CKA_EC_POINT of an
@@ -107,22 +122,4 @@ func ulong(b []byte) (uint, error) {
 	default:
 		return 0, fmt.Errorf("not a CK_ULONG: %d bytes", len(b))
 	}
-}
-
-// ecdsaSignature is the DER form of an ECDSA signature, Ecdsa-Sig-Value
-// (RFC 3279, section 2.2.3): what crypto/ecdsa.VerifyASN1 reads.
-type ecdsaSignature struct {
-	R, S *big.Int
-}
-
-// rsToDER turns the r||s that CKM_ECDSA returns into DER.
-func rsToDER(rs []byte) ([]byte, error) {
-	if len(rs) == 0 || len(rs)%2 != 0 {
-		return nil, errors.New("ECDSA signature is not r||s of equal halves")
-	}
-	half := len(rs) / 2
-	return asn1.Marshal(ecdsaSignature{
-		R: new(big.Int).SetBytes(rs[:half]),
-		S: new(big.Int).SetBytes(rs[half:]),
-	})
 }

@@ -206,7 +206,7 @@ func Finish(j Job, pub crypto.PublicKey, digest, fromToken []byte) ([]byte, erro
 			return nil, errors.New("signing: the HSM's ECDSA signature does not verify")
 		}
 		if j.Encoding == EncodingDER {
-			der, err := asn1.Marshal(struct{ R, S *big.Int }{r, s})
+			der, err := RawToDER(sig)
 			if err != nil {
 				return nil, err
 			}
@@ -214,6 +214,17 @@ func Finish(j Job, pub crypto.PublicKey, digest, fromToken []byte) ([]byte, erro
 		}
 	}
 	return sig, nil
+}
+
+// RawToDER turns an ECDSA signature r||s, as PKCS#11's CKM_ECDSA returns
+// it (halves of equal length), into the DER Ecdsa-Sig-Value of RFC 3279
+// section 2.2.3, which CMS and crypto/ecdsa.VerifyASN1 read.
+func RawToDER(rs []byte) ([]byte, error) {
+	if len(rs) == 0 || len(rs)%2 != 0 {
+		return nil, errors.New("signing: an ECDSA signature is not r||s of equal halves")
+	}
+	half := len(rs) / 2
+	return asn1.Marshal(struct{ R, S *big.Int }{new(big.Int).SetBytes(rs[:half]), new(big.Int).SetBytes(rs[half:])})
 }
 
 // PSSParameters are the pinned RSASSA-PSS parameters of h, as returned to

@@ -173,3 +173,30 @@ func TestApprovalPayload(t *testing.T) {
 		}
 	}
 }
+
+// r||s becomes the DER that crypto/ecdsa reads; anything but two equal
+// halves is refused.
+func TestRawToDER(t *testing.T) {
+	t.Parallel()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := sha256.Sum256([]byte("document"))
+	r, s, err := ecdsa.Sign(rand.Reader, key, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := make([]byte, 64)
+	r.FillBytes(rs[:32])
+	s.FillBytes(rs[32:])
+	der, err := RawToDER(rs)
+	if err != nil || !ecdsa.VerifyASN1(&key.PublicKey, digest[:], der) {
+		t.Fatalf("RawToDER: %v", err)
+	}
+	for _, bad := range [][]byte{nil, rs[:63]} {
+		if _, err := RawToDER(bad); err == nil {
+			t.Errorf("%d bytes accepted", len(bad))
+		}
+	}
+}
