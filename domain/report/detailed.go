@@ -43,9 +43,14 @@ func Detailed(v Validation) ([]byte, error) {
 	for i, s := range v.Signatures {
 		doc.Signatures = append(doc.Signatures, detailedSignature(s, sum.Signatures[i]))
 	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
+	return document(doc, "detailed report")
+}
+
+// document writes root as an indented XML document with its declaration.
+func document(root any, what string) ([]byte, error) {
+	out, err := xml.MarshalIndent(root, "", "  ")
 	if err != nil {
-		return nil, fmt.Errorf("report: detailed report: %w", err)
+		return nil, fmt.Errorf("report: %s: %w", what, err)
 	}
 	return append([]byte(xml.Header), append(out, '\n')...), nil
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/xml"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -50,11 +49,7 @@ func ETSI(v Validation) ([]byte, error) {
 	if len(b.objects) > 0 {
 		doc.Objects = &vObjects{Objects: b.objects}
 	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("report: ETSI report: %w", err)
-	}
-	return append([]byte(xml.Header), append(out, '\n')...), nil
+	return document(doc, "ETSI report")
 }
 
 // The elements of TS 119 102-2 the report writes, in the schema's order.
