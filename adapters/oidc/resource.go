@@ -56,7 +56,7 @@ func NewResourceServer(src KeySource, o Options) (*ResourceServer, error) {
 	if n != 1 {
 		return nil, fmt.Errorf("%w, got %d", ErrNoKeySource, n)
 	}
-	o = NewVerifier(nil, o).o // the defaults
+	o = o.withDefaults()
 	r := &ResourceServer{o: o, static: src.PublicKeys}
 	switch {
 	case src.JWKSetURI != "":

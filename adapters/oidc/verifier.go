@@ -106,6 +106,11 @@ var algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, j
 
 // NewVerifier returns a Verifier resolving providers with p.
 func NewVerifier(p Providers, o Options) *Verifier {
+	return &Verifier{providers: p, o: o.withDefaults(), issuers: map[string]*issuer{}}
+}
+
+// withDefaults is o with each zero value replaced by its default.
+func (o Options) withDefaults() Options {
 	if o.Skew == 0 {
 		o.Skew = 30 * time.Second
 	}
@@ -121,7 +126,7 @@ func NewVerifier(p Providers, o Options) *Verifier {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
-	return &Verifier{providers: p, o: o, issuers: map[string]*issuer{}}
+	return o
 }
 
 func unauthenticated(format string, args ...any) error {
