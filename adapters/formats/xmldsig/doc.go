@@ -38,7 +38,13 @@
 // # Defences
 //
 // Input is untrusted. Only same-document references are resolved, nothing is
-// fetched; an ID that two elements carry is refused (signature wrapping);
+// fetched. A "#id" reference resolves through an unprefixed Id, ID or id
+// attribute, and only when exactly one element in the whole document claims
+// that value in any attribute of those names, prefixed ones (tsl:Id,
+// xml:id) included: a value two elements could answer to is refused
+// (ErrDuplicateID, signature wrapping). Each verified Reference names the
+// element it resolved to (Reference.Element), so a caller decides what the
+// signature covers on that node, never on a second lookup;
 // the SigningTime read is the one inside the SignedProperties that a
 // verified reference covers; unknown algorithms are refused, never skipped;
 // documents with a DOCTYPE are refused (no entity expansion, no default

@@ -12,7 +12,7 @@ import (
 type verifier struct {
 	doc *etree.Document
 	sig *parsedSignature
-	ids map[string][]*etree.Element
+	idx docIndex
 }
 
 // checkReference recomputes the digest of reference i and returns the
@@ -45,10 +45,8 @@ func (v *verifier) checkReference(i int) (*etree.Element, error) {
 // refused: a signature must never make us fetch anything.
 func (v *verifier) dereference(uri string) (node, target *etree.Element, comments bool, err error) {
 	switch {
-	case uri == "":
-		return &v.doc.Element, nil, false, nil
-	case uri == "#xpointer(/)":
-		return &v.doc.Element, nil, true, nil
+	case isDocumentURI(uri):
+		return &v.doc.Element, nil, uri != "", nil
 	case !strings.HasPrefix(uri, "#"):
 		return nil, nil, false, fmt.Errorf("%w: reference URI %q is not a same-document reference", ErrUnsupported, uri)
 	}
@@ -63,15 +61,16 @@ func (v *verifier) dereference(uri string) (node, target *etree.Element, comment
 	} else if strings.HasPrefix(id, "xpointer(") {
 		return nil, nil, false, fmt.Errorf("%w: XPointer %q", ErrUnsupported, uri)
 	}
-	switch els := v.ids[id]; len(els) {
-	case 0:
-		return nil, nil, false, fmt.Errorf("%w: reference URI %q: no element has that ID", ErrMalformedSignature, uri)
-	case 1:
-		return els[0], els[0], comments, nil
-	default:
-		return nil, nil, false, fmt.Errorf("%w: reference URI %q: %d elements have that ID", ErrDuplicateID, uri, len(els))
+	el, err := v.idx.resolve(uri, id)
+	if err != nil {
+		return nil, nil, false, err
 	}
+	return el, el, comments, nil
 }
+
+// isDocumentURI reports the two same-document URIs that select the whole
+// document: "" (without comments) and "#xpointer(/)" (with them).
+func isDocumentURI(uri string) bool { return uri == "" || uri == "#xpointer(/)" }
 
 // transform applies the reference's transforms to the node-set rooted at
 // node and returns the octets to digest. Only the transforms that keep the

@@ -40,6 +40,11 @@ type SignOptions struct {
 	// CanonicalizationMethod is used for SignedInfo and as the final
 	// transform of every reference; default ExcC14N.
 	CanonicalizationMethod string
+	// ReferenceRootByID references the root element by its unprefixed Id
+	// attribute ("#" and the Id, with the enveloped-signature transform)
+	// instead of the whole document (URI ""), as some published lists do
+	// (Belgium's of 2019, Peru's). The root must carry an Id.
+	ReferenceRootByID bool
 	// ID is the Id of ds:Signature; other Ids are derived from it. Default:
 	// "id-" and a digest prefix of the document, so re-signing the same
 	// document gives the same Ids.
@@ -101,7 +106,15 @@ func Sign(doc []byte, key crypto.Signer, chain []*x509.Certificate, opts SignOpt
 
 	// The enveloped-signature transform leaves the signature out, so the
 	// document digest can be taken before the signature exists.
-	docDigest, err := digestNode(&tree.Element, c14nOpts, hash)
+	docURI, docNode := "", &tree.Element
+	if opts.ReferenceRootByID {
+		rootID, ok := lookupAttr(tree.Root(), "Id")
+		if !ok {
+			return nil, fmt.Errorf("%w: sign: the root element has no Id to reference", ErrMalformedXML)
+		}
+		docURI, docNode = "#"+rootID, tree.Root()
+	}
+	docDigest, err := digestNode(docNode, c14nOpts, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +133,7 @@ func Sign(doc []byte, key crypto.Signer, chain []*x509.Certificate, opts SignOpt
 	si := sig.CreateElement("ds:SignedInfo")
 	si.CreateElement("ds:CanonicalizationMethod").CreateAttr("Algorithm", c14n)
 	si.CreateElement("ds:SignatureMethod").CreateAttr("Algorithm", sigAlg)
-	b.reference(si, "", "", docDigest, TransformEnveloped, c14n)
+	b.reference(si, docURI, "", docDigest, TransformEnveloped, c14n)
 	var propsDigest *etree.Element
 	if opts.XAdES {
 		propsDigest = b.reference(si, "#"+propsID, TypeSignedProperties, nil, c14n)

@@ -55,6 +55,28 @@ type Reference struct {
 	ID           string
 	Transforms   []string
 	DigestMethod string
+
+	// Document reports a reference that selected the whole document (URI
+	// "" or "#xpointer(/)"); Element is then nil.
+	Document bool
+	// Element is the element an ID reference resolved to, in the tree
+	// Verify read: what the digest covers is that element's subtree (less
+	// the signature, with the enveloped-signature transform). Callers that
+	// need to know what a signature vouches for compare this node, never a
+	// second lookup by name or ID. Nil for a whole-document reference and
+	// for references Verify did not get to.
+	Element *etree.Element
+}
+
+// Enveloped reports whether the reference applies the enveloped-signature
+// transform.
+func (r Reference) Enveloped() bool {
+	for _, t := range r.Transforms {
+		if t == TransformEnveloped {
+			return true
+		}
+	}
+	return false
 }
 
 // VerifyOption configures Verify.
@@ -132,10 +154,13 @@ func VerifyDocument(tree *etree.Document, opts ...VerifyOption) (*Result, error)
 	certs, certErr := parseCertificates(sig.certificates)
 	res.Certificates = certs
 
-	v := verifier{doc: tree, sig: sig, ids: idx.ids}
+	v := verifier{doc: tree, sig: sig, idx: idx}
 	targets := make([]*etree.Element, len(sig.references))
 	for i := range sig.references {
-		if targets[i], err = v.checkReference(i); err != nil {
+		targets[i], err = v.checkReference(i)
+		res.References[i].Element = targets[i]
+		res.References[i].Document = isDocumentURI(sig.references[i].uri)
+		if err != nil {
 			return res, err
 		}
 	}
@@ -163,18 +188,43 @@ func VerifyDocument(tree *etree.Document, opts ...VerifyOption) (*Result, error)
 }
 
 // docIndex is what one walk over the document collects: the ds:Signature
-// elements and the elements carrying each ID value.
+// elements and, for each ID value, every element that claims it.
 type docIndex struct {
 	signatures []*etree.Element
-	ids        map[string][]*etree.Element
+	ids        map[string][]idClaim
+}
+
+// An idClaim is an element carrying an ID value, and whether it carries it
+// in an attribute a same-document reference resolves through.
+type idClaim struct {
+	el         *etree.Element
+	resolvable bool
 }
 
 // idAttributes are the attribute names treated as IDs without a DTD or
-// schema: XMLDSig and XAdES use Id, other vocabularies ID and id.
+// schema: XMLDSig and XAdES use Id, other vocabularies ID and id. Only the
+// unprefixed attributes resolve a reference; see [isIDName] for the
+// prefixed ones.
 var idAttributes = [...]string{"Id", "ID", "id"}
 
+// isIDName reports whether an attribute's local name is one of
+// idAttributes. A prefixed attribute with such a name (tsl:Id, xml:id,
+// wsu:Id) resolves nothing here, but another processor may take it for the
+// element's ID: an element carrying one makes every reference to that
+// value ambiguous, and so refused. That is the signature-wrapping attack
+// on lists that reference their root by Id: a new root carrying the Id
+// under a prefix, the genuine root nested inside it.
+func isIDName(local string) bool {
+	for _, name := range idAttributes {
+		if local == name {
+			return true
+		}
+	}
+	return false
+}
+
 func indexDocument(doc *etree.Document) docIndex {
-	idx := docIndex{ids: make(map[string][]*etree.Element)}
+	idx := docIndex{ids: make(map[string][]idClaim)}
 	var scope nsScope
 	var walk func(el *etree.Element)
 	walk = func(el *etree.Element) {
@@ -184,15 +234,17 @@ func indexDocument(doc *etree.Document) docIndex {
 			idx.signatures = append(idx.signatures, el)
 		}
 		for _, a := range el.Attr {
-			if a.Space != "" {
+			if _, isDecl := declaredPrefix(a.Space, a.Key); isDecl || !isIDName(a.Key) {
 				continue
 			}
-			for _, name := range idAttributes {
-				// An element naming itself twice (Id and id) is one element.
-				if els := idx.ids[a.Value]; a.Key == name && (len(els) == 0 || els[len(els)-1] != el) {
-					idx.ids[a.Value] = append(els, el)
-				}
+			claims := idx.ids[a.Value]
+			// An element naming itself twice (Id and id, or Id and
+			// xml:id) is one claim.
+			if n := len(claims); n > 0 && claims[n-1].el == el {
+				claims[n-1].resolvable = claims[n-1].resolvable || a.Space == ""
+				continue
 			}
+			idx.ids[a.Value] = append(claims, idClaim{el: el, resolvable: a.Space == ""})
 		}
 		for _, c := range el.ChildElements() {
 			walk(c)
@@ -200,4 +252,22 @@ func indexDocument(doc *etree.Document) docIndex {
 	}
 	walk(doc.Root())
 	return idx
+}
+
+// resolve returns the one element a same-document reference to id
+// selects. The value must be claimed by exactly one element in the whole
+// document, through any ID-like attribute, prefixed or not, and that
+// element must carry it in an unprefixed one: a reference two elements
+// could answer to is refused (ErrDuplicateID), never resolved to either.
+func (idx docIndex) resolve(uri, id string) (*etree.Element, error) {
+	switch claims := idx.ids[id]; {
+	case len(claims) == 0:
+		return nil, fmt.Errorf("%w: reference URI %q: no element has that ID", ErrMalformedSignature, uri)
+	case len(claims) > 1:
+		return nil, fmt.Errorf("%w: reference URI %q: %d elements have that ID", ErrDuplicateID, uri, len(claims))
+	case !claims[0].resolvable:
+		return nil, fmt.Errorf("%w: reference URI %q: the ID is carried only by a prefixed attribute", ErrUnsupported, uri)
+	default:
+		return claims[0].el, nil
+	}
 }
