@@ -12,17 +12,30 @@ import (
 	"crypto/rsa"
 	"encoding/asn1"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
+	"strings"
 )
 
-// ErrBadRequest is a request the server cannot sign: 400.
+// ErrBadRequest is a request the server cannot sign: 400. Errors wrapping
+// it are [*RequestError]s.
 var ErrBadRequest = errors.New("signing: bad request")
 
+// A RequestError is a request the server cannot sign. Reason says what is
+// wrong with it, for the caller.
+type RequestError struct {
+	Reason string
+}
+
+func (e *RequestError) Error() string { return ErrBadRequest.Error() + ": " + e.Reason }
+
+func (e *RequestError) Unwrap() error { return ErrBadRequest }
+
 func bad(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
+	return &RequestError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // MaxDigests bounds a batch: one approval and one token per call, as CSC
@@ -61,6 +74,50 @@ type Request struct {
 	ECDSAEncoding string `json:"ecdsaEncoding,omitempty"`
 	// Digests are standard base64 of raw digests, 1 to MaxDigests.
 	Digests []string `json:"digests"`
+}
+
+// ParseRequest reads body, the exact bytes of a sign request, strictly
+// (see [Members]): one JSON object, nothing after it; member names
+// exactly as [Request] spells them, none twice, none unknown; each value
+// a string, digests an array of strings. A body the token's bodySha256
+// covers must mean one thing to every reader.
+func ParseRequest(body []byte) (Request, error) {
+	m, err := Members(body)
+	switch {
+	case errors.Is(err, ErrDuplicateMember):
+		return Request{}, bad("the body gives a member name twice")
+	case err != nil:
+		return Request{}, bad("the body is not exactly one JSON object")
+	}
+	var r Request
+	fields := map[string]*string{
+		"tenantId": &r.TenantID, "moduleUuid": &r.ModuleUUID, "keyLabel": &r.KeyLabel,
+		"hashAlgorithm": &r.HashAlgorithm, "signatureAlgorithm": &r.SignatureAlgorithm, "ecdsaEncoding": &r.ECDSAEncoding,
+	}
+	for name, v := range m {
+		if name == "digests" {
+			var items []json.RawMessage
+			if len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &items) != nil {
+				return Request{}, bad("digests is not an array of strings")
+			}
+			for _, item := range items {
+				d, ok := String(item)
+				if !ok {
+					return Request{}, bad("digests is not an array of strings")
+				}
+				r.Digests = append(r.Digests, d)
+			}
+			continue
+		}
+		f, known := fields[name]
+		if !known {
+			return Request{}, bad("the body has a member that is not part of a sign request (names are case-sensitive: tenantId, moduleUuid, keyLabel, hashAlgorithm, signatureAlgorithm, ecdsaEncoding, digests)")
+		}
+		if *f, known = String(v); !known {
+			return Request{}, bad("%s is not a string", name)
+		}
+	}
+	return r, nil
 }
 
 // Job is a request checked and decoded.
@@ -115,9 +172,11 @@ func Check(r Request) (Job, error) {
 		return Job{}, bad("digests must hold 1 to %d values, not %d", MaxDigests, len(r.Digests))
 	}
 	for i, d := range r.Digests {
-		raw, err := base64.StdEncoding.DecodeString(d)
-		if err != nil {
-			return Job{}, bad("digests[%d] is not standard base64", i)
+		// One spelling per digest: padded, zero padding bits (Strict) and
+		// no line breaks, which the decoder would otherwise skip.
+		raw, err := base64.StdEncoding.Strict().DecodeString(d)
+		if err != nil || strings.ContainsAny(d, "\r\n") {
+			return Job{}, bad("digests[%d] is not standard base64 (padded, no line breaks, zero padding bits)", i)
 		}
 		if len(raw) != h.Size() {
 			return Job{}, bad("digests[%d] has %d bytes; a %s digest has %d", i, len(raw), r.HashAlgorithm, h.Size())

@@ -1,6 +1,7 @@
 package signing
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -58,6 +59,11 @@ func TestCheck(t *testing.T) {
 		{"no digest", func(r *Request) { r.Digests = nil }, "digests must hold 1 to 16 values, not 0"},
 		{"too many digests", func(r *Request) { r.Digests = make([]string, 17) }, "digests must hold 1 to 16 values, not 17"},
 		{"not base64", func(r *Request) { r.Digests = []string{"!!!"} }, "digests[0] is not standard base64"},
+		{"base64 with a line break", func(r *Request) { r.Digests[0] = r.Digests[0][:20] + "\n" + r.Digests[0][20:] }, "digests[0] is not standard base64"},
+		{"base64 with a CR LF at the end", func(r *Request) { r.Digests[0] += "\r\n" }, "digests[0] is not standard base64"},
+		{"base64 with non-zero padding bits", func(r *Request) { r.Digests[0] = nonZeroPadding(r.Digests[0]) }, "digests[0] is not standard base64"},
+		{"base64 without padding", func(r *Request) { r.Digests[0] = strings.TrimRight(r.Digests[0], "=") }, "digests[0] is not standard base64"},
+		{"base64url", func(r *Request) { r.Digests[0] = base64.URLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 32)) }, "digests[0] is not standard base64"},
 		{"a SHA-384 digest for SHA-256", func(r *Request) { r.Digests = []string{b64(d384[:])} }, "digests[0] has 48 bytes; a SHA-256 digest has 32"},
 		{"a document instead of a digest", func(r *Request) { r.Digests = []string{b64([]byte(strings.Repeat("x", 100)))} }, "has 100 bytes"},
 	}
@@ -66,6 +72,84 @@ func TestCheck(t *testing.T) {
 		if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tt.why) {
 			t.Errorf("%s: %v, want ErrBadRequest saying %q", tt.name, err, tt.why)
 		}
+	}
+}
+
+// nonZeroPadding sets the padding bits of the last character before the
+// "=" of b, a base64 spelling with padding: a lenient decoder reads the
+// same bytes, a strict one refuses.
+func nonZeroPadding(b string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	i := strings.IndexByte(b, '=') - 1
+	return b[:i] + string(alphabet[strings.IndexByte(alphabet, b[i])|1]) + b[i+1:]
+}
+
+// The padding trick of the test above does spell the same digest for a
+// lenient decoder: the strict check is what refuses it.
+func TestNonZeroPaddingIsAnotherSpelling(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	d := sha256.Sum256([]byte("document"))
+	other := nonZeroPadding(b64(d[:]))
+	is.True(other != b64(d[:]))
+	lenient, err := base64.StdEncoding.DecodeString(other)
+	is.NoErr(err)
+	is.Equal(lenient, d[:])
+}
+
+// ParseRequest reads a body only when every reader of JSON would read it
+// alike; each refusal has its reason, word for word.
+func TestParseRequest(t *testing.T) {
+	t.Parallel()
+	const good = `{"tenantId":"` + tenant + `","moduleUuid":"` + module + `","keyLabel":"sign-p256","hashAlgorithm":"SHA-256","signatureAlgorithm":"ECDSA","ecdsaEncoding":"RAW","digests":["AAAA","BBBB"]}`
+	t.Run("good", func(t *testing.T) {
+		is := is.New(t)
+		r, err := ParseRequest([]byte(" \n" + good + "\r\n\t "))
+		is.NoErr(err)
+		is.Equal(r, Request{TenantID: tenant, ModuleUUID: module, KeyLabel: "sign-p256", HashAlgorithm: "SHA-256", SignatureAlgorithm: "ECDSA", ECDSAEncoding: "RAW", Digests: []string{"AAAA", "BBBB"}})
+	})
+	const (
+		notObject = "the body is not exactly one JSON object"
+		twice     = "the body gives a member name twice"
+		unknown   = "the body has a member that is not part of a sign request (names are case-sensitive: tenantId, moduleUuid, keyLabel, hashAlgorithm, signatureAlgorithm, ecdsaEncoding, digests)"
+	)
+	tests := []struct {
+		name, body, reason string
+	}{
+		{"empty", ``, notObject},
+		{"not JSON", `{not json`, notObject},
+		{"an array", `[` + good + `]`, notObject},
+		{"a string", `"x"`, notObject},
+		{"null", `null`, notObject},
+		{"truncated", good[:len(good)-1], notObject},
+		{"a stray ] after the object", good + `]`, notObject},
+		{"a stray } after the object", good + `}`, notObject},
+		{"a second object", good + good, notObject},
+		{"a value after the object", good + ` 1`, notObject},
+		{"a trailing comma", strings.TrimSuffix(good, `}`) + `,}`, notObject},
+		{"a name in upper case", strings.Replace(good, `"tenantId"`, `"TENANTID"`, 1), unknown},
+		{"a name in another case beside the right one", strings.Replace(good, `{`, `{"TENANTID":"`+tenant+`",`, 1), unknown},
+		{"a member twice", strings.Replace(good, `{`, `{"keyLabel":"sign-rsa",`, 1), twice},
+		{"a member twice, the second escaped", strings.Replace(good, `{`, `{"key\u004cabel":"sign-rsa",`, 1), twice},
+		{"an unknown member", strings.Replace(good, `{`, `{"pin":"1234",`, 1), unknown},
+		{"keyLabel null", strings.Replace(good, `"keyLabel":"sign-p256"`, `"keyLabel":null`, 1), "keyLabel is not a string"},
+		{"tenantId a number", strings.Replace(good, `"tenantId":"`+tenant+`"`, `"tenantId":1`, 1), "tenantId is not a string"},
+		{"hashAlgorithm an array", strings.Replace(good, `"hashAlgorithm":"SHA-256"`, `"hashAlgorithm":["SHA-256"]`, 1), "hashAlgorithm is not a string"},
+		{"keyLabel not UTF-8", strings.Replace(good, `"keyLabel":"sign-p256"`, "\"keyLabel\":\"sign-\xff\"", 1), "keyLabel is not a string"},
+		{"digests a string", strings.Replace(good, `["AAAA","BBBB"]`, `"AAAA"`, 1), "digests is not an array of strings"},
+		{"digests null", strings.Replace(good, `["AAAA","BBBB"]`, `null`, 1), "digests is not an array of strings"},
+		{"a digest null", strings.Replace(good, `["AAAA","BBBB"]`, `["AAAA",null]`, 1), "digests is not an array of strings"},
+		{"a digest a number", strings.Replace(good, `["AAAA","BBBB"]`, `[1]`, 1), "digests is not an array of strings"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := ParseRequest([]byte(tt.body))
+			r, ok := errors.AsType[*RequestError](err)
+			is.True(ok) // a RequestError
+			is.Equal(r.Reason, tt.reason)
+			is.True(errors.Is(err, ErrBadRequest))
+		})
 	}
 }
 
