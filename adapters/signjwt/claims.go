@@ -1,16 +1,14 @@
 package signjwt
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/svc-dss/dss/domain/signing"
 )
 
 // claims are the claims of the profile. Times absent from the token are
@@ -32,9 +30,9 @@ const maxNumericDate = 1e11
 // name given twice is refused: RFC 7519 §4 allows taking the last one,
 // but two parsers that pick differently are how confusion attacks start.
 func readClaims(payload []byte) (claims, error) {
-	raw, err := members(payload)
+	raw, err := signing.Members(payload)
 	if err != nil {
-		return claims{}, unauthenticated("the claims do not read: %v", err)
+		return claims{}, &RefusalError{Class: ErrUnauthenticated, Reason: "the claims are not one JSON object with distinct member names", Detail: err.Error()}
 	}
 	var c claims
 	for _, f := range []struct {
@@ -45,8 +43,8 @@ func readClaims(payload []byte) (claims, error) {
 		{ClaimTenant, &c.tenant}, {ClaimModule, &c.module}, {ClaimBodySHA256, &c.bodySHA256},
 	} {
 		if v, ok := raw[f.name]; ok {
-			if err := json.Unmarshal(v, f.s); err != nil || bytes.Equal(v, []byte("null")) {
-				return claims{}, unauthenticated("claim %s is not a string", f.name)
+			if *f.s, ok = signing.String(v); !ok {
+				return claims{}, unauthenticated("claim " + f.name + " is not a string")
 			}
 		}
 	}
@@ -59,7 +57,7 @@ func readClaims(payload []byte) (claims, error) {
 		if v, ok := raw[f.name]; ok {
 			t, ok := numericDate(v)
 			if !ok {
-				return claims{}, unauthenticated("claim %s is not a NumericDate", f.name)
+				return claims{}, unauthenticated("claim " + f.name + " is not a NumericDate")
 			}
 			*f.t = t
 		}
@@ -71,40 +69,6 @@ func readClaims(payload []byte) (claims, error) {
 	}
 	return c, nil
 }
-
-// members splits a JSON object into its members, refusing a name given
-// twice.
-func members(payload []byte) (map[string]json.RawMessage, error) {
-	d := json.NewDecoder(bytes.NewReader(payload))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil, errNotObject
-	}
-	m := map[string]json.RawMessage{}
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return nil, err
-		}
-		name, _ := t.(string) // a member name is always a string
-		if _, dup := m[name]; dup {
-			return nil, fmt.Errorf("claim %q given twice", name)
-		}
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return nil, err
-		}
-		m[name] = v
-	}
-	if _, err := d.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errNotObject // data after the object
-	}
-	return m, nil
-}
-
-var errNotObject = errors.New("not a JSON object")
 
 // numericDate reads a NumericDate (RFC 7519 §2): a JSON number of seconds
 // since the epoch, possibly with a fraction, which is dropped.

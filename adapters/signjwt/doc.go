@@ -63,9 +63,7 @@
 //  1. the header is parsed (no trust): compact JWS, an asymmetric alg, typ,
 //     kid; the claims are read and the tenant and module claims must be
 //     UUIDs;
-//  2. the key is looked up by (tenant, kid); an unknown kid is a 401, or a
-//     403 when [Options.KidElsewhere] says it is registered for another
-//     tenant;
+//  2. the key is looked up by (tenant, kid);
 //  3. alg must equal the registered Algorithm, and the signature must
 //     verify with the registered key (RSA of at least [MinRSABits] bits for
 //     RS and PS; EC on P-256, P-384 or P-521 for ES256, ES384, ES512);
@@ -74,20 +72,33 @@
 //  6. the jti is recorded in the [ports.ReplayStore] as
 //     tenant/kid/jti until exp + Skew; a jti seen before is a 401.
 //
+// Steps 2 and 3 answer alike, whatever the control database holds: an
+// unknown kid, a kid of another tenant, an alg other than the registered
+// one and a signature by another key are one 401 with one reason
+// ([ReasonSignature]), and each costs one signature verification of the
+// token's alg (against a stand-in key when no registered key may verify
+// it). Anything else would let anyone list a tenant's kids, from the
+// answers or from their timing; a 403 for a kid of another tenant would
+// confirm that the kid exists.
+//
 // Refusing a key of another module only once the token has verified (5)
-// means a 403 is an answer about an authenticated caller; a forged or
-// stale token gets a 401 and learns nothing about which module a key is
-// registered for. Recording the jti last means a forged or otherwise
-// invalid token cannot burn the jti of a real one.
+// means a 403 is an answer about an authenticated caller, who holds a key
+// of the tenant; a forged or stale token gets a 401 and learns nothing
+// about which module a key is registered for. Recording the jti last
+// means a forged or otherwise invalid token cannot burn the jti of a real
+// one.
 //
 // # Errors
 //
 // Every error wraps exactly one of [ErrUnauthenticated] (401),
-// [ErrForbidden] (403) or [ErrUnavailable] (502), with a short reason for
-// the log. No error holds the token. A key whose registration does not
-// parse, or does not fit its algorithm, is an error of the control
-// database, not of the caller: it wraps [ErrUnavailable] and
-// [ErrBadRegistration].
+// [ErrForbidden] (403) or [ErrUnavailable] (502). The 401s and 403s are
+// [*RefusalError]s: their Reason, in fixed words, is what a caller may be
+// told; it names nothing read from the token before its signature
+// verified, and nothing the control database holds. Their Detail and
+// the text of a 502 are for the log. No error holds the token. A key
+// whose registration does not parse, or does not fit its algorithm, is an
+// error of the control database, not of the caller: it wraps
+// [ErrUnavailable] and [ErrBadRegistration].
 //
 // # What the caller still has to do
 //

@@ -55,5 +55,5 @@ func ExampleVerifier_Verify() {
 	fmt.Println(err)
 	// Output:
 	// 11111111-1111-4111-8111-111111111111 aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa proxy-2025 <nil>
-	// signjwt: not authenticated: jti of kid "proxy-2025" used before
+	// signjwt: not authenticated: the token's jti was used before (kid "proxy-2025")
 }

@@ -2,6 +2,7 @@ package signjwt
 
 import (
 	"context"
+	"crypto"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -46,11 +47,12 @@ const (
 
 var (
 	// ErrUnauthenticated is a token that does not authenticate its bearer:
-	// 401. The wrapped reason is for the log; it never holds the token.
+	// 401. Errors wrapping it are [*RefusalError]s.
 	ErrUnauthenticated = errors.New("signjwt: not authenticated")
-	// ErrForbidden is a token whose key belongs to another module, or a
-	// kid registered for another tenant: 403.
-	ErrForbidden = errors.New("signjwt: key of another tenant or module")
+	// ErrForbidden is a token that verified with a key registered for
+	// another module of the tenant than the one it claims: 403. Errors
+	// wrapping it are [*RefusalError]s.
+	ErrForbidden = errors.New("signjwt: key of another module")
 	// ErrUnavailable is a key lookup or replay store that failed, or a
 	// registered key that cannot be used: 502.
 	ErrUnavailable = errors.New("signjwt: control database or replay store unavailable")
@@ -84,11 +86,6 @@ type Key struct {
 // token: Lookup must treat it as untrusted input.
 type Lookup func(ctx context.Context, tenant, kid string) (Key, error)
 
-// KidElsewhere reports whether kid is registered for any tenant. It is
-// asked only once [Lookup] found no such kid for the token's tenant, so
-// true means another tenant's key.
-type KidElsewhere func(ctx context.Context, kid string) (bool, error)
-
 // Identity is an authenticated proxy.
 type Identity struct {
 	Tenant  string // the tenant's UUID, lower case
@@ -111,11 +108,6 @@ type Options struct {
 	// ParsedKeyCacheSize bounds how many parsed public keys are kept:
 	// 1024.
 	ParsedKeyCacheSize int
-	// KidElsewhere, when set, tells a kid of another tenant (403) from
-	// an unknown one. Nil makes every unknown kid a 401. Its answer reaches
-	// a caller who has not authenticated: it reveals that a kid exists
-	// somewhere, which is why it is optional.
-	KidElsewhere KidElsewhere
 }
 
 // A Verifier authenticates signing requests. It is safe for concurrent
@@ -163,17 +155,51 @@ func NewVerifier(lookup Lookup, replay ports.ReplayStore, o Options) *Verifier {
 	return &Verifier{lookup: lookup, replay: replay, o: o, keys: newKeyCache(o.ParsedKeyCacheSize)}
 }
 
-func unauthenticated(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnauthenticated, fmt.Sprintf(format, args...))
+// A RefusalError is a token refused: 401 or 403. Reason is in fixed words
+// and may be shown to the caller; Detail, for the log only, says more.
+type RefusalError struct {
+	// Class is ErrUnauthenticated or ErrForbidden.
+	Class error
+	// Reason says what is wrong with the token. It never holds the token,
+	// nor anything read from it before its signature verified (the kid,
+	// the tenant claim, the alg), nor what the control database holds.
+	Reason string
+	// Detail is "" or what the log needs beyond Reason, such as the kid
+	// and tenant claimed. It is not for the caller.
+	Detail string
 }
 
-func forbidden(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrForbidden, fmt.Sprintf(format, args...))
+func (e *RefusalError) Error() string {
+	if e.Detail == "" {
+		return e.Class.Error() + ": " + e.Reason
+	}
+	return e.Class.Error() + ": " + e.Reason + " (" + e.Detail + ")"
+}
+
+func (e *RefusalError) Unwrap() error { return e.Class }
+
+// ReasonSignature is the one Reason of every token whose signature does
+// not verify with a key registered for its tenant claim and kid: an
+// unknown kid, a kid of another tenant, an alg other than the registered
+// one, a signature by another key. Telling them apart would let anyone
+// list a tenant's kids and their algorithms.
+const ReasonSignature = "the token's signature does not verify with a key registered for its tenant and kid"
+
+// unauthenticated is a 401 whose reason says it all.
+func unauthenticated(reason string) error {
+	return &RefusalError{Class: ErrUnauthenticated, Reason: reason}
+}
+
+// badSignature is the 401 of ReasonSignature, with what happened for the
+// log.
+func badSignature(format string, args ...any) error {
+	return &RefusalError{Class: ErrUnauthenticated, Reason: ReasonSignature, Detail: fmt.Sprintf(format, args...)}
 }
 
 // Verify authenticates a request to sign-ska from its Authorization
 // header value and its exact body bytes. It returns an error wrapping
-// ErrUnauthenticated, ErrForbidden or ErrUnavailable.
+// ErrUnauthenticated or ErrForbidden, each a [*RefusalError], or
+// ErrUnavailable.
 //
 // A token verifies once: Verify records its jti, so the same request sent
 // twice fails the second time. Verify does not compare the body's
@@ -201,32 +227,43 @@ func (v *Verifier) Verify(ctx context.Context, header string, body []byte) (Iden
 	}
 	tenant, ok := canonicalUUID(c.tenant)
 	if !ok {
-		return Identity{}, unauthenticated("claim %s is not a UUID", ClaimTenant)
+		return Identity{}, unauthenticated(fmt.Sprintf("claim %s is not a UUID", ClaimTenant))
 	}
 	module, ok := canonicalUUID(c.module)
 	if !ok {
-		return Identity{}, unauthenticated("claim %s is not a UUID", ClaimModule)
+		return Identity{}, unauthenticated(fmt.Sprintf("claim %s is not a UUID", ClaimModule))
 	}
 
-	// 2. The registered key.
+	// 2. The registered key, and 3. the signature. Whatever the registry
+	// holds for (tenant, kid), one signature of the token's alg is
+	// verified, and every failure is ReasonSignature: neither the answer
+	// nor its timing tells an unknown kid from a known one.
 	kid := h.KeyID
 	key, err := v.key(ctx, tenant, kid)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrUnknownKey) {
 		return Identity{}, err
 	}
-	pub, err := v.keys.get(key)
-	if err != nil {
-		return Identity{}, fmt.Errorf("%w: %w: tenant %s, kid %q: %w", ErrUnavailable, ErrBadRegistration, tenant, kid, err)
+	known := err == nil
+	var pub crypto.PublicKey
+	if known {
+		if pub, err = v.keys.get(key); err != nil {
+			return Identity{}, fmt.Errorf("%w: %w: tenant %s, kid %q: %w", ErrUnavailable, ErrBadRegistration, tenant, kid, err)
+		}
 	}
-
-	// 3. The algorithm registered with the key, and the signature. The
-	// claims read above are the payload this signature covers.
-	if h.Algorithm != key.Algorithm {
-		return Identity{}, unauthenticated("alg %s is not the %s registered for kid %q", h.Algorithm, key.Algorithm, kid)
+	usable := known && h.Algorithm == key.Algorithm
+	if !usable {
+		pub = standIn(jose.SignatureAlgorithm(h.Algorithm))
 	}
-	if _, err := jws.Verify(pub); err != nil {
-		return Identity{}, unauthenticated("the signature does not verify with kid %q", kid)
+	_, verr := jws.Verify(pub)
+	switch {
+	case !known:
+		return Identity{}, badSignature("kid %q is not registered for tenant %s", kid, tenant)
+	case !usable:
+		return Identity{}, badSignature("alg %s is not the %s registered for kid %q", h.Algorithm, key.Algorithm, kid)
+	case verr != nil:
+		return Identity{}, badSignature("the signature does not verify with kid %q", kid)
 	}
+	// The claims read above are the payload this signature covers.
 
 	// 4. The claims.
 	if err := v.checkClaims(c, body); err != nil {
@@ -235,7 +272,8 @@ func (v *Verifier) Verify(ctx context.Context, header string, body []byte) (Iden
 
 	// 5. Authenticated; now authorised for the module it claims?
 	if !strings.EqualFold(key.Module, module) {
-		return Identity{}, forbidden("kid %q is registered for another module than %s", kid, module)
+		return Identity{}, &RefusalError{Class: ErrForbidden, Reason: "the token's key is registered for another module than its module claim",
+			Detail: fmt.Sprintf("kid %q is registered for module %s, not %s", kid, key.Module, module)}
 	}
 
 	// 6. Single use, recorded last so that only a token that passed every
@@ -245,7 +283,7 @@ func (v *Verifier) Verify(ctx context.Context, header string, body []byte) (Iden
 	case err != nil:
 		return Identity{}, fmt.Errorf("%w: replay store: %w", ErrUnavailable, err)
 	case !ok:
-		return Identity{}, unauthenticated("jti of kid %q used before", kid)
+		return Identity{}, &RefusalError{Class: ErrUnauthenticated, Reason: "the token's jti was used before", Detail: fmt.Sprintf("kid %q", kid)}
 	}
 	return Identity{Tenant: tenant, Module: module, Kid: kid, JTI: c.jti, Subject: c.sub}, nil
 }
@@ -268,7 +306,7 @@ func bearer(header string) (string, error) {
 	case token == "":
 		return "", unauthenticated("no bearer token")
 	case len(token) > MaxTokenBytes:
-		return "", unauthenticated("token longer than %d bytes", MaxTokenBytes)
+		return "", unauthenticated(fmt.Sprintf("token longer than %d bytes", MaxTokenBytes))
 	case strings.ContainsAny(token, " \t"):
 		return "", unauthenticated("malformed Authorization header")
 	}
@@ -280,14 +318,14 @@ func checkHeader(h jose.Header) error {
 	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
 	if !strings.EqualFold(typ, Type) && !strings.EqualFold(typ, MediaType) {
 		// RFC 8725 §3.11: explicit typing keeps other kinds of JWT out.
-		return unauthenticated("typ is not %s", Type)
+		return unauthenticated("typ is not " + Type)
 	}
 	if h.KeyID == "" {
 		return unauthenticated("no kid")
 	}
 	for _, k := range []jose.HeaderKey{"crit", "b64"} {
 		if _, ok := h.ExtraHeaders[k]; ok {
-			return unauthenticated("header parameter %s is not part of this profile", k)
+			return unauthenticated(fmt.Sprintf("header parameter %s is not part of this profile", k))
 		}
 	}
 	return nil
@@ -301,36 +339,36 @@ func (v *Verifier) checkClaims(c claims, body []byte) error {
 	case c.iss == "" || c.iss != c.module:
 		return unauthenticated("iss is not the module claim")
 	case !c.aud.Contains(v.o.Audience):
-		return unauthenticated("aud does not contain %s", v.o.Audience)
+		return unauthenticated("aud does not contain " + v.o.Audience)
 	case c.exp.IsZero():
 		return unauthenticated("no exp")
 	case c.iat.IsZero():
 		return unauthenticated("no iat")
 	case now.After(c.exp.Add(v.o.Skew)):
-		return unauthenticated("expired at %s", c.exp.UTC().Format(time.RFC3339))
+		return unauthenticated("expired at " + c.exp.UTC().Format(time.RFC3339))
 	case !c.nbf.IsZero() && now.Add(v.o.Skew).Before(c.nbf):
-		return unauthenticated("not valid before %s", c.nbf.UTC().Format(time.RFC3339))
+		return unauthenticated("not valid before " + c.nbf.UTC().Format(time.RFC3339))
 	case now.Add(v.o.Skew).Before(c.iat):
-		return unauthenticated("issued in the future, at %s", c.iat.UTC().Format(time.RFC3339))
+		return unauthenticated("issued in the future, at " + c.iat.UTC().Format(time.RFC3339))
 	case c.exp.Before(c.iat):
 		return unauthenticated("expires before it was issued")
 	case c.exp.Sub(c.iat) > v.o.MaxLifetime:
-		return unauthenticated("lifetime %s is longer than %s", c.exp.Sub(c.iat), v.o.MaxLifetime)
+		return unauthenticated(fmt.Sprintf("lifetime %s is longer than %s", c.exp.Sub(c.iat), v.o.MaxLifetime))
 	case c.jti == "":
 		return unauthenticated("no jti")
 	case len(c.jti) > MaxJTILength:
-		return unauthenticated("jti longer than %d characters", MaxJTILength)
+		return unauthenticated(fmt.Sprintf("jti longer than %d characters", MaxJTILength))
 	}
 	if c.bodySHA256 == "" {
-		return unauthenticated("no %s", ClaimBodySHA256)
+		return unauthenticated("no " + ClaimBodySHA256)
 	}
 	got, err := base64.RawURLEncoding.Strict().DecodeString(c.bodySHA256)
 	if err != nil || len(got) != sha256.Size {
-		return unauthenticated("%s is not an unpadded base64url SHA-256", ClaimBodySHA256)
+		return unauthenticated(ClaimBodySHA256 + " is not an unpadded base64url SHA-256")
 	}
 	want := sha256.Sum256(body)
 	if subtle.ConstantTimeCompare(got, want[:]) != 1 {
-		return unauthenticated("%s is not the digest of the request body", ClaimBodySHA256)
+		return unauthenticated(ClaimBodySHA256 + " is not the digest of the request body")
 	}
 	return nil
 }
@@ -342,23 +380,13 @@ func BodyDigest(body []byte) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// key looks up the key registered as kid for tenant, and tells the
-// lookup's answers apart.
+// key looks up the key registered as kid for tenant. An unknown kid is an
+// error wrapping ErrUnknownKey; any other error wraps ErrUnavailable.
 func (v *Verifier) key(ctx context.Context, tenant, kid string) (Key, error) {
 	key, err := v.lookup(ctx, tenant, kid)
 	switch {
 	case errors.Is(err, ErrUnknownKey):
-		if v.o.KidElsewhere == nil {
-			return Key{}, unauthenticated("kid %q is not registered for tenant %s", kid, tenant)
-		}
-		other, err := v.o.KidElsewhere(ctx, kid)
-		switch {
-		case err != nil:
-			return Key{}, fmt.Errorf("%w: key lookup: %w", ErrUnavailable, err)
-		case other:
-			return Key{}, forbidden("kid %q is registered for another tenant than %s", kid, tenant)
-		}
-		return Key{}, unauthenticated("kid %q is not registered for tenant %s", kid, tenant)
+		return Key{}, err
 	case err != nil:
 		return Key{}, fmt.Errorf("%w: key lookup: %w", ErrUnavailable, err)
 	}

@@ -113,10 +113,10 @@ func registry(t testing.TB) map[[2]string]signjwt.Key {
 
 var errDown = errors.New("connection refused")
 
-// lookups returns the fixture's Lookup and KidElsewhere.
-func lookups(t testing.TB) (signjwt.Lookup, signjwt.KidElsewhere) {
+// lookup returns the fixture's Lookup.
+func lookup(t testing.TB) signjwt.Lookup {
 	reg := registry(t)
-	lookup := func(_ context.Context, tenant, kid string) (signjwt.Key, error) {
+	return func(_ context.Context, tenant, kid string) (signjwt.Key, error) {
 		if kid == kidDown {
 			return signjwt.Key{}, errDown
 		}
@@ -126,28 +126,15 @@ func lookups(t testing.TB) (signjwt.Lookup, signjwt.KidElsewhere) {
 		}
 		return k, nil
 	}
-	elsewhere := func(_ context.Context, kid string) (bool, error) {
-		for k := range reg {
-			if k[1] == kid {
-				return true, nil
-			}
-		}
-		return false, nil
-	}
-	return lookup, elsewhere
 }
 
 // newVerifier returns a Verifier of the fixture at t0, recording jtis in
 // store, or in a fresh replay.Store when store is nil.
 func newVerifier(t testing.TB, store ports.ReplayStore) *signjwt.Verifier {
-	lookup, elsewhere := lookups(t)
 	if store == nil {
 		store = replay.New(1<<16, func() time.Time { return t0 })
 	}
-	return signjwt.NewVerifier(lookup, store, signjwt.Options{
-		Clock:        func() time.Time { return t0 },
-		KidElsewhere: elsewhere,
-	})
+	return signjwt.NewVerifier(lookup(t), store, signjwt.Options{Clock: func() time.Time { return t0 }})
 }
 
 var jtis atomic.Int64
@@ -360,7 +347,7 @@ func TestVerifyRefuses(t *testing.T) {
 		}, nil, signjwt.ErrUnauthenticated, "is not registered for tenant"},
 		{"kid of another tenant", func(t testing.TB) string {
 			return sign(t, token{alg: jose.ES256, key: k.ec, kid: kidTenantB, typ: signjwt.Type, claims: claims(nil)})
-		}, nil, signjwt.ErrForbidden, "registered for another tenant"},
+		}, nil, signjwt.ErrUnauthenticated, "is not registered for tenant"},
 		{"key of another module", func(t testing.TB) string {
 			return sign(t, token{alg: jose.RS256, key: k.rsaModuleB, kid: kidModuleB, typ: signjwt.Type, claims: claims(nil)})
 		}, nil, signjwt.ErrForbidden, "registered for another module"},
@@ -428,7 +415,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"tenant claim of another tenant", func(t testing.TB) string {
 			// Tenant B has no kid rsa-pem, and nobody has it but tenant A.
 			return rs256(t, set(signjwt.ClaimTenant, tenantB))
-		}, nil, signjwt.ErrForbidden, "registered for another tenant"},
+		}, nil, signjwt.ErrUnauthenticated, "is not registered for tenant"},
 		{"claim name in another case", func(t testing.TB) string {
 			return rs256(t, func(c map[string]any) { c["ISS"] = c["iss"]; delete(c, "iss") })
 		}, nil, signjwt.ErrUnauthenticated, "iss is not the module claim"},
@@ -466,12 +453,65 @@ func TestVerifyRefuses(t *testing.T) {
 			if tt.want == signjwt.ErrBadRegistration {
 				is.True(errors.Is(err, signjwt.ErrUnavailable)) // the control database's fault: 502
 			}
+			if !errors.Is(err, signjwt.ErrUnavailable) {
+				r, ok := errors.AsType[*signjwt.RefusalError](err)
+				is.True(ok) // a 401 or 403 carries a reason for the caller
+				for _, secret := range []string{kidRSA, kidEC, kidRSAJWK, kidModuleB, kidTenantB, "nobody", tenantA, tenantB, moduleA, moduleB, "RS256", "PS256", "ES256", "ES384"} {
+					if strings.Contains(r.Reason, secret) {
+						t.Fatalf("reason %q names %q", r.Reason, secret)
+					}
+				}
+			}
 			if tok := strings.TrimPrefix(header, "Bearer "); len(tok) > 20 {
 				is.True(!strings.Contains(err.Error(), tok)) // the token is not in the error
 				if sig := tok[strings.LastIndex(tok, ".")+1:]; sig != "" {
 					is.True(!strings.Contains(err.Error(), sig)) // nor its signature
 				}
 			}
+		})
+	}
+}
+
+// Every token whose signature does not verify with a key registered for
+// its tenant and kid gets the same refusal, word for word: an unknown
+// kid, a kid of another tenant, an alg other than the registered one, a
+// signature by another key. Telling them apart lists a tenant's kids.
+func TestVerifyRefusesAlike(t *testing.T) {
+	t.Parallel()
+	k := keys()
+	tokens := []struct {
+		name  string
+		token func(testing.TB) string
+	}{
+		{"unknown kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.RS256, key: k.rsa, kid: "nobody", typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"kid of another tenant", func(t testing.TB) string {
+			return sign(t, token{alg: jose.ES256, key: k.ec, kid: kidTenantB, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"tenant claim of another tenant", func(t testing.TB) string { return rs256(t, set(signjwt.ClaimTenant, tenantB)) }},
+		{"PS256 for an RS256 kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.PS256, key: k.rsa, kid: kidRSA, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"ES256 for an RS256 kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.ES256, key: k.ec, kid: kidRSA, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"bad signature", func(t testing.TB) string {
+			return sign(t, token{alg: jose.RS256, key: k.rsaOther, kid: kidRSA, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"forged for a key of another module", func(t testing.TB) string {
+			return sign(t, token{alg: jose.RS256, key: k.rsaOther, kid: kidModuleB, typ: signjwt.Type, claims: claims(nil)})
+		}},
+	}
+	v := newVerifier(t, nil)
+	for _, tt := range tokens {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := v.Verify(context.Background(), tt.token(t), body)
+			r, ok := errors.AsType[*signjwt.RefusalError](err)
+			is.True(ok)
+			is.Equal(r.Class, signjwt.ErrUnauthenticated)
+			is.Equal(r.Reason, signjwt.ReasonSignature)
 		})
 	}
 }
@@ -546,27 +586,15 @@ func TestVerifyReplayStore(t *testing.T) {
 	is.True(rec.until.Equal(exp.Add(signjwt.Skew))) // kept until exp + skew
 }
 
-// Without KidElsewhere, a kid of another tenant is merely unknown.
-func TestVerifyWithoutKidElsewhere(t *testing.T) {
-	t.Parallel()
-	is := is.New(t)
-	lookup, _ := lookups(t)
-	v := signjwt.NewVerifier(lookup, replay.New(16, nil), signjwt.Options{Clock: func() time.Time { return t0 }})
-	tok := sign(t, token{alg: jose.ES256, key: keys().ec, kid: kidTenantB, typ: signjwt.Type, claims: claims(nil)})
-	_, err := v.Verify(context.Background(), tok, body)
-	is.True(errors.Is(err, signjwt.ErrUnauthenticated))
-}
-
 func TestNewVerifierPanics(t *testing.T) {
 	t.Parallel()
-	lookup, _ := lookups(t)
 	for _, tt := range []struct {
 		name   string
 		lookup signjwt.Lookup
 		store  ports.ReplayStore
 	}{
 		{"nil lookup", nil, replay.New(1, nil)},
-		{"nil store", lookup, nil},
+		{"nil store", lookup(t), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
@@ -598,6 +626,45 @@ func BenchmarkVerify(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := v.Verify(context.Background(), header, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVerifyRefused compares the refusals an outsider can provoke
+// before a signature verifies: an unknown kid must cost what a known kid
+// with a bad signature costs, or the timing lists a tenant's kids.
+func BenchmarkVerifyRefused(b *testing.B) {
+	k := keys()
+	for _, bb := range []struct {
+		name  string
+		token func(testing.TB) string
+	}{
+		{"ES256 unknown kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.ES256, key: k.ec, kid: "nobody", typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"ES256 bad signature", func(t testing.TB) string {
+			other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			return sign(t, token{alg: jose.ES256, key: other, kid: kidEC, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"ES256 for an RS256 kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.ES256, key: k.ec, kid: kidRSA, typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"RS256 unknown kid", func(t testing.TB) string {
+			return sign(t, token{alg: jose.RS256, key: k.rsaOther, kid: "nobody", typ: signjwt.Type, claims: claims(nil)})
+		}},
+		{"RS256 bad signature", func(t testing.TB) string {
+			return sign(t, token{alg: jose.RS256, key: k.rsaOther, kid: kidRSA, typ: signjwt.Type, claims: claims(nil)})
+		}},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			v := newVerifier(b, nopStore{})
+			header := "Bearer " + bb.token(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := v.Verify(context.Background(), header, body); !errors.Is(err, signjwt.ErrUnauthenticated) {
 					b.Fatal(err)
 				}
 			}
