@@ -57,7 +57,9 @@ type authenticator struct {
 // the tenant holds the dss.validator license (§5 items 2 and 3). Under
 // permit-all it returns the development tenant without looking at the
 // header (§5 item 4). Errors wrap ErrUnauthenticated, ErrForbidden or
-// ErrAuthUnavailable, with a reason that never holds the token.
+// ErrAuthUnavailable. An ErrUnauthenticated wraps an *oidc.TokenError
+// too, whose Reason is what the caller may be told: a fixed sentence that
+// never holds the token nor anything it claims.
 func (v *Validator) Authorize(ctx context.Context, header string) (Principal, error) {
 	if v.cfg.PermitAll {
 		return Principal{Tenant: DevelopmentTenant, Development: true}, nil
@@ -69,7 +71,7 @@ func (v *Validator) Authorize(ctx context.Context, header string) (Principal, er
 	}
 	token, ok := bearerToken(header)
 	if !ok {
-		return Principal{}, fmt.Errorf("%w: the request carries no bearer token", ErrUnauthenticated)
+		return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, &oidc.TokenError{Reason: oidc.ReasonMissing})
 	}
 	id, err := v.auth.verifier.Verify(ctx, token)
 	switch {

@@ -209,6 +209,11 @@ var idTokenFaults = []struct {
 	{zoidc.ErrAtHash, "does not match its access token (at_hash)"},
 }
 
+// unauthenticated is a refused login, for a reason in fixed words.
+func unauthenticated(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUnauthenticated, fmt.Sprintf(format, args...))
+}
+
 // errorCodePattern is the shape of an OAuth error code (RFC 6749 A.7,
 // narrowed to what providers send).
 var errorCodePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)

@@ -41,7 +41,7 @@ var ErrNoKeySource = errors.New("oidc: a resource server needs exactly one key s
 type ResourceServer struct {
 	o      Options
 	static []crypto.PublicKey
-	keys   *issuer
+	keys   *keySet
 	iss    string
 }
 
@@ -60,9 +60,9 @@ func NewResourceServer(src KeySource, o Options) (*ResourceServer, error) {
 	r := &ResourceServer{o: o, static: src.PublicKeys}
 	switch {
 	case src.JWKSetURI != "":
-		r.keys = &issuer{name: src.JWKSetURI, o: o, jwksURI: src.JWKSetURI, fixed: true}
+		r.keys = newFixedKeySet(src.JWKSetURI, o)
 	case src.IssuerURI != "":
-		r.keys = &issuer{name: src.IssuerURI, o: o}
+		r.keys = newKeySet(src.IssuerURI, o)
 		r.iss = src.IssuerURI
 	}
 	return r, nil
@@ -75,19 +75,14 @@ type Subject struct {
 	Expiry  time.Time
 }
 
-// Verify authenticates token (without "Bearer "). Errors wrap
-// ErrUnauthenticated (401) or, when the key source does not answer,
-// ErrUnavailable (502).
+// Verify authenticates token (without "Bearer "). A refused token is a
+// *TokenError (ErrUnauthenticated, 401); a key source that does not
+// answer is ErrUnavailable (502). A key set is kept and fetched as the
+// Verifier's are (KeySetTTL, RefreshInterval, KeySetGrace).
 func (r *ResourceServer) Verify(ctx context.Context, token string) (Subject, error) {
-	if token == "" {
-		return Subject{}, unauthenticated("no bearer token")
-	}
-	jws, err := jose.ParseSigned(token, algorithms)
+	jws, err := parse(token)
 	if err != nil {
-		return Subject{}, unauthenticated("not a JWT signed with an accepted algorithm")
-	}
-	if len(jws.Signatures) != 1 {
-		return Subject{}, unauthenticated("a JWT needs exactly one signature")
+		return Subject{}, err
 	}
 	var payload []byte
 	if r.keys != nil {
@@ -100,20 +95,13 @@ func (r *ResourceServer) Verify(ctx context.Context, token string) (Subject, err
 	}
 	var c claims
 	if err := json.Unmarshal(payload, &c); err != nil {
-		return Subject{}, unauthenticated("the token's claims do not read")
+		return Subject{}, refused(ReasonClaims)
 	}
-	now := r.o.Clock()
-	switch {
-	case r.iss != "" && c.Issuer != r.iss:
-		return Subject{}, unauthenticated("issuer %q is not the configured issuer", c.Issuer)
-	case c.Expiry == nil:
-		return Subject{}, unauthenticated("the token has no expiry")
-	case now.Add(-r.o.Skew).After(c.Expiry.AsTime()):
-		return Subject{}, unauthenticated("the token expired at %s", c.Expiry.AsTime().UTC().Format(time.RFC3339))
-	case c.NotBefore != nil && now.Add(r.o.Skew).Before(c.NotBefore.AsTime()):
-		return Subject{}, unauthenticated("the token is not valid before %s", c.NotBefore.AsTime().UTC().Format(time.RFC3339))
-	case c.IssuedAt != nil && now.Add(r.o.Skew).Before(c.IssuedAt.AsTime()):
-		return Subject{}, unauthenticated("the token was issued in the future")
+	if r.iss != "" && c.Issuer != r.iss {
+		return Subject{}, refused(ReasonIssuer)
+	}
+	if err := c.checkTimes(r.o.Clock(), r.o.Skew); err != nil {
+		return Subject{}, err
 	}
 	return Subject{Subject: c.Subject, Issuer: c.Issuer, Expiry: c.Expiry.AsTime()}, nil
 }
@@ -131,7 +119,7 @@ func verifyStatic(jws *jose.JSONWebSignature, keys []crypto.PublicKey) ([]byte, 
 			return payload, nil
 		}
 	}
-	return nil, unauthenticated("the signature does not verify with the configured public key")
+	return nil, refused(ReasonSignature)
 }
 
 // fits reports whether alg is an algorithm of k's type, so that an RSA key

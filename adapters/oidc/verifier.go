@@ -10,11 +10,16 @@
 //     algorithm (RS, PS or ES; "none" and HMAC are refused before any key
 //     is looked at: the key-confusion attack has nothing to work with);
 //   - it names a tenant, and the tenant has a provider;
-//   - the signature verifies with a key of that provider's JWKS, fetched
-//     again when the key ID is unknown (at most once per RefreshInterval);
+//   - the signature verifies with a key of that provider's JWKS, kept for
+//     at most KeySetTTL and fetched again when the key ID is unknown, at
+//     most once per RefreshInterval whatever the outcome;
 //   - iss is the provider's issuer, aud holds its audience (zitadel's
 //     access-token verifier does not check the audience: this does);
+//   - it is an access token, not the ID token of a browser login;
 //   - exp, nbf and iat hold, with at most Skew of clock difference.
+//
+// A refusal is a *TokenError whose Reason is a fixed sentence: it never
+// echoes what the token claims before its signature is verified.
 //
 // Because the tenant's own provider must have signed a token naming the
 // tenant, a token of tenant A carrying tenant B's UUID fails the
@@ -35,7 +40,6 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
-	"github.com/zitadel/oidc/v3/pkg/client"
 	zoidc "github.com/zitadel/oidc/v3/pkg/oidc"
 )
 
@@ -44,8 +48,7 @@ const TenantClaim = "urn::svc:tenantId"
 
 var (
 	// ErrUnauthenticated is a token that does not authenticate its bearer:
-	// 401. The wrapped message says why, for logs; it never holds the
-	// token.
+	// 401. A bearer token's refusal is a *TokenError, which matches it.
 	ErrUnauthenticated = errors.New("oidc: not authenticated")
 	// ErrUnavailable is a provider or control database that did not
 	// answer: 502.
@@ -81,10 +84,21 @@ type Identity struct {
 type Options struct {
 	// Skew is the clock difference tolerated on exp, nbf and iat: 30 s.
 	Skew time.Duration
-	// RefreshInterval bounds how often an unknown key ID makes the JWKS be
-	// fetched again (the first time always): 30 s, so that garbage key
-	// IDs cannot turn every request into a request to the provider.
+	// RefreshInterval bounds how often a provider's JWKS (and discovery
+	// document) is fetched, whatever the trigger (an unknown key ID, keys
+	// past their lifetime) and whatever the outcome: 30 s, so that
+	// garbage key IDs cannot turn requests into requests to the provider,
+	// even while it fails. It is also the shortest lifetime of a key set.
 	RefreshInterval time.Duration
+	// KeySetTTL is how long a JWKS is used before it is fetched again: 1
+	// h, or less when the response's Cache-Control max-age or Expires
+	// says so (never less than RefreshInterval). A key the provider
+	// withdrew stops verifying when it has passed.
+	KeySetTTL time.Duration
+	// KeySetGrace is how long past its lifetime a key set still verifies
+	// while its provider's JWKS cannot be fetched: 5 min. After that,
+	// tokens are ErrUnavailable.
+	KeySetGrace time.Duration
 	// DiscoveryTTL is how long a discovery document is used: 1 h.
 	DiscoveryTTL time.Duration
 	// Client fetches discovery documents and key sets: a 5 s timeout.
@@ -98,7 +112,7 @@ type Verifier struct {
 	providers Providers
 	o         Options
 	mu        sync.Mutex
-	issuers   map[string]*issuer
+	issuers   map[string]*keySet
 }
 
 // algorithms are the signature algorithms accepted: asymmetric only.
@@ -106,7 +120,7 @@ var algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, j
 
 // NewVerifier returns a Verifier resolving providers with p.
 func NewVerifier(p Providers, o Options) *Verifier {
-	return &Verifier{providers: p, o: o.withDefaults(), issuers: map[string]*issuer{}}
+	return &Verifier{providers: p, o: o.withDefaults(), issuers: map[string]*keySet{}}
 }
 
 // withDefaults is o with each zero value replaced by its default.
@@ -116,6 +130,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 30 * time.Second
+	}
+	if o.KeySetTTL == 0 {
+		o.KeySetTTL = time.Hour
+	}
+	if o.KeySetGrace == 0 {
+		o.KeySetGrace = 5 * time.Minute
 	}
 	if o.DiscoveryTTL == 0 {
 		o.DiscoveryTTL = time.Hour
@@ -129,10 +149,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func unauthenticated(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnauthenticated, fmt.Sprintf(format, args...))
-}
-
 // claims are the registered claims read, and the tenant.
 type claims struct {
 	Issuer    string          `json:"iss"`
@@ -144,64 +160,53 @@ type claims struct {
 	ClientID  string          `json:"client_id"`
 	AZP       string          `json:"azp"`
 	Tenant    json.RawMessage `json:"urn::svc:tenantId"`
+	idTokenClaims
 }
 
-// Verify authenticates token (without "Bearer ").
+// Verify authenticates token (without "Bearer "). A refused token is a
+// *TokenError (ErrUnauthenticated); a provider or control database that
+// does not answer is ErrUnavailable.
 func (v *Verifier) Verify(ctx context.Context, token string) (Identity, error) {
-	if token == "" {
-		return Identity{}, unauthenticated("no bearer token")
-	}
-	jws, err := jose.ParseSigned(token, algorithms)
+	jws, err := parse(token)
 	if err != nil {
-		return Identity{}, unauthenticated("not a JWT signed with an accepted algorithm")
-	}
-	if len(jws.Signatures) != 1 {
-		return Identity{}, unauthenticated("a JWT needs exactly one signature")
+		return Identity{}, err
 	}
 	var unverified claims
 	if err := json.Unmarshal(jws.UnsafePayloadWithoutVerification(), &unverified); err != nil {
-		return Identity{}, unauthenticated("the token's claims do not read")
+		return Identity{}, refused(ReasonClaims)
 	}
 	tenant, ok := tenantOf(unverified.Tenant)
 	if !ok {
-		return Identity{}, unauthenticated("the token names no tenant (claim %s)", TenantClaim)
+		return Identity{}, refused(ReasonNoTenant)
 	}
 	p, err := v.providers(ctx, tenant)
 	switch {
 	case errors.Is(err, ErrUnknownTenant):
-		return Identity{}, unauthenticated("tenant %s has no identity provider", tenant)
+		return Identity{}, refused(ReasonUnknownTenant)
 	case err != nil:
 		return Identity{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	keys, err := v.issuer(p.Issuer)
-	if err != nil {
-		return Identity{}, err
-	}
-	payload, err := keys.VerifySignature(ctx, jws)
+	payload, err := v.keySet(p.Issuer).VerifySignature(ctx, jws)
 	if err != nil {
 		return Identity{}, err
 	}
 	var c claims
 	if err := json.Unmarshal(payload, &c); err != nil {
-		return Identity{}, unauthenticated("the token's claims do not read")
+		return Identity{}, refused(ReasonClaims)
 	}
 	if t, _ := tenantOf(c.Tenant); t != tenant {
-		return Identity{}, unauthenticated("the signed tenant claim differs")
+		return Identity{}, refused(ReasonClaims) // cannot happen: the same bytes, now verified
 	}
-	now := v.o.Clock()
 	switch {
 	case c.Issuer != p.Issuer:
-		return Identity{}, unauthenticated("issuer %q is not tenant %s's provider", c.Issuer, tenant)
+		return Identity{}, refused(ReasonIssuer)
 	case p.Audience == "" || !slices.Contains([]string(c.Audience), p.Audience):
-		return Identity{}, unauthenticated("the token is not for this service (audience)")
-	case c.Expiry == nil:
-		return Identity{}, unauthenticated("the token has no expiry")
-	case now.Add(-v.o.Skew).After(c.Expiry.AsTime()):
-		return Identity{}, unauthenticated("the token expired at %s", c.Expiry.AsTime().UTC().Format(time.RFC3339))
-	case c.NotBefore != nil && now.Add(v.o.Skew).Before(c.NotBefore.AsTime()):
-		return Identity{}, unauthenticated("the token is not valid before %s", c.NotBefore.AsTime().UTC().Format(time.RFC3339))
-	case c.IssuedAt != nil && now.Add(v.o.Skew).Before(c.IssuedAt.AsTime()):
-		return Identity{}, unauthenticated("the token was issued in the future")
+		return Identity{}, refused(ReasonAudience)
+	case !accessToken(jws.Signatures[0].Protected, c):
+		return Identity{}, refused(ReasonNotAccessToken)
+	}
+	if err := c.checkTimes(v.o.Clock(), v.o.Skew); err != nil {
+		return Identity{}, err
 	}
 	id := Identity{Tenant: tenant, Subject: c.Subject, Issuer: c.Issuer, ClientID: c.ClientID, Expiry: c.Expiry.AsTime()}
 	if id.ClientID == "" {
@@ -219,122 +224,20 @@ func tenantOf(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// issuer returns the key set of an issuer, creating it on first use.
-func (v *Verifier) issuer(iss string) (*issuer, error) {
+// keySet returns the key set of an issuer, creating it on first use.
+func (v *Verifier) keySet(iss string) *keySet {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	i, ok := v.issuers[iss]
+	s, ok := v.issuers[iss]
 	if !ok {
 		if len(v.issuers) >= maxIssuers {
 			clear(v.issuers) // a bounded cache: issuers come from the control database
 		}
-		i = &issuer{name: iss, o: v.o}
-		v.issuers[iss] = i
+		s = newKeySet(iss, v.o)
+		v.issuers[iss] = s
 	}
-	return i, nil
+	return s
 }
 
 // maxIssuers bounds the issuers whose keys are kept.
 const maxIssuers = 1024
-
-// issuer is one provider's discovery document and key set. It implements
-// zitadel's oidc.KeySet.
-type issuer struct {
-	name string
-	o    Options
-
-	mu      sync.Mutex
-	jwksURI string
-	// fixed is a key set named directly (a JWKS URI), not discovered.
-	fixed      bool
-	discovered time.Time
-	keys       []jose.JSONWebKey
-	// refreshed is when an unknown key ID last made the keys be fetched
-	// again.
-	refreshed time.Time
-}
-
-var _ zoidc.KeySet = (*issuer)(nil)
-
-// VerifySignature verifies jws with the issuer's keys, fetching them when
-// none is known yet or the token's key ID is unknown (rate-limited).
-func (i *issuer) VerifySignature(ctx context.Context, jws *jose.JSONWebSignature) ([]byte, error) {
-	kid, alg := zoidc.GetKeyIDAndAlg(jws)
-	keys, err := i.keySet(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	key, err := zoidc.FindMatchingKey(kid, zoidc.KeyUseSignature, alg, keys...)
-	if err != nil {
-		// An unknown key ID: perhaps the provider rotated its keys.
-		if keys, err = i.keySet(ctx, true); err != nil {
-			return nil, err
-		}
-		if key, err = zoidc.FindMatchingKey(kid, zoidc.KeyUseSignature, alg, keys...); err != nil {
-			return nil, unauthenticated("key %q is not one of %s's", kid, i.name)
-		}
-	}
-	payload, err := jws.Verify(&key)
-	if err != nil {
-		return nil, unauthenticated("the signature does not verify")
-	}
-	return payload, nil
-}
-
-// keySet returns the cached keys, fetching them (and the discovery
-// document when due) when there are none, or when refresh is asked and
-// the last fetch is older than RefreshInterval.
-func (i *issuer) keySet(ctx context.Context, refresh bool) ([]jose.JSONWebKey, error) {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	now := i.o.Clock()
-	if i.keys != nil && (!refresh || (!i.refreshed.IsZero() && now.Sub(i.refreshed) < i.o.RefreshInterval)) {
-		return i.keys, nil
-	}
-	if !i.fixed && (i.jwksURI == "" || now.Sub(i.discovered) > i.o.DiscoveryTTL) {
-		cfg, err := client.Discover(ctx, i.name, i.o.Client)
-		if err != nil {
-			return nil, fmt.Errorf("%w: discovery of %s: %w", ErrUnavailable, i.name, err)
-		}
-		if cfg.Issuer != i.name || cfg.JwksURI == "" {
-			return nil, fmt.Errorf("%w: %s's discovery document names issuer %q and key set %q", ErrUnavailable, i.name, cfg.Issuer, cfg.JwksURI)
-		}
-		i.jwksURI, i.discovered = cfg.JwksURI, now
-	}
-	keys, err := fetchKeys(ctx, i.o.Client, i.jwksURI)
-	if err != nil {
-		return nil, fmt.Errorf("%w: keys of %s: %w", ErrUnavailable, i.name, err)
-	}
-	i.keys = keys
-	if refresh {
-		i.refreshed = now
-	}
-	return keys, nil
-}
-
-// fetchKeys reads a JWKS document (RFC 7517).
-func fetchKeys(ctx context.Context, c *http.Client, url string) ([]jose.JSONWebKey, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %s", res.Status)
-	}
-	var set jose.JSONWebKeySet
-	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(&set); err != nil {
-		return nil, fmt.Errorf("key set: %w", err)
-	}
-	keys := set.Keys[:0:0]
-	for _, k := range set.Keys {
-		if k.IsPublic() && k.Valid() {
-			keys = append(keys, k)
-		}
-	}
-	return keys, nil
-}

@@ -60,11 +60,11 @@ func TestResourceServerFilter(t *testing.T) {
 		name, token, detail string
 	}{
 		{"no token", "", "the request carries no bearer token"},
-		{"expired", idp.Sign(t, nil, claims(func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), "the token expired at"},
-		{"not yet valid", idp.Sign(t, nil, claims(func(c map[string]any) { c["nbf"] = now.Add(time.Hour).Unix() })), "the token is not valid before"},
-		{"issued in the future", idp.Sign(t, nil, claims(func(c map[string]any) { c["iat"] = now.Add(time.Hour).Unix() })), "the token was issued in the future"},
-		{"alg none", idp.Unsigned(t, claims(nil)), "not a JWT signed with an accepted algorithm"},
-		{"another signer", other.Sign(t, map[string]any{"kid": idp.KeyID()}, claims(nil)), "the signature does not verify"},
+		{"expired", idp.Sign(t, nil, claims(func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), "the token has expired"},
+		{"not yet valid", idp.Sign(t, nil, claims(func(c map[string]any) { c["nbf"] = now.Add(time.Hour).Unix() })), "the token is not valid yet"},
+		{"issued in the future", idp.Sign(t, nil, claims(func(c map[string]any) { c["iat"] = now.Add(time.Hour).Unix() })), "the token is issued in the future"},
+		{"alg none", idp.Unsigned(t, claims(nil)), "the token is not a JWT signed with an accepted algorithm"},
+		{"another signer", other.Sign(t, map[string]any{"kid": idp.KeyID()}, claims(nil)), "the token's signature does not verify"},
 	}
 	sources := []struct {
 		name string

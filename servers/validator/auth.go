@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/servers/internal/problem"
 )
@@ -36,13 +37,19 @@ func authMiddleware(a *app.Validator, logger *slog.Logger) echo.MiddlewareFunc {
 }
 
 // authProblem answers a refused request: 401 with a Bearer challenge,
-// 403, or 502. The detail says why, never with the token.
+// 403, or 502. A 401's detail is the refusal's fixed reason
+// (oidc.Reason): never the token, nor what it claims unverified (the
+// tenant, the key ID), nor the tenant's provider.
 func authProblem(c echo.Context, logger *slog.Logger, err error) error {
 	var p problem.Problem
 	switch {
 	case errors.Is(err, app.ErrUnauthenticated):
 		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="svc-dss"`)
-		p = problem.New(http.StatusUnauthorized, "unauthenticated", "a valid bearer token of a tenant is required: "+reason(err))
+		detail := "a valid bearer token of a tenant is required"
+		if e, ok := errors.AsType[*oidc.TokenError](err); ok {
+			detail += ": " + e.Reason.String()
+		}
+		p = problem.New(http.StatusUnauthorized, "unauthenticated", detail)
 	case errors.Is(err, app.ErrForbidden):
 		p = problem.New(http.StatusForbidden, "forbidden", reason(err))
 	default:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -100,7 +101,9 @@ func call(t testing.TB, base, method, path, header string) (int, string, http.He
 }
 
 // The attack matrix, on both API endpoints alike: each refused token gets
-// its status and a problem document that never echoes it.
+// its status and a problem document whose detail is the reason's fixed
+// sentence: it never echoes the token nor anything it claims, and never
+// names the tenant's provider.
 func TestBearerAuthentication(t *testing.T) {
 	t.Parallel()
 	w := newAuthWorld(t)
@@ -114,30 +117,49 @@ func TestBearerAuthentication(t *testing.T) {
 	now := time.Now()
 	valid := w.token(t, w.a, tenantA)
 	stranger := op.Start(t, op.Options{Name: "tenant-a", DistinctKeys: true}) // registered for no tenant
+	// A tenant claim of 10 KB: markup, a NUL, and the look of a detail.
+	hostile := strings.Repeat(`<img src=x onerror=alert(1)>`, 360) + "\x00" + `", "detail": "owned`
+	const required = "a valid bearer token of a tenant is required: "
 	tests := []struct {
 		name   string
 		header string
 		status int
 		kind   string // the problem type's slug; "" for a success
+		detail string
 	}{
-		{"valid token of a licensed tenant", "Bearer " + valid, 0, ""},
-		{"scheme in lower case", "bearer " + valid, 0, ""},
-		{"no header", "", 401, "unauthenticated"},
-		{"not Bearer", "Basic " + valid, 401, "unauthenticated"},
-		{"garbage", "Bearer garbage", 401, "unauthenticated"},
-		{"alg none", "Bearer " + w.a.Unsigned(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
-		{"HS256 keyed with the provider's public key", "Bearer " + w.a.HS256WithPublicKey(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
-		{"unknown kid", "Bearer " + w.a.UnknownKid(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated"},
-		{"tenant A's token with tenant B's claim", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantB, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated"},
-		{"wrong audience", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated"},
-		{"expired", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), 401, "unauthenticated"},
+		{"valid token of a licensed tenant", "Bearer " + valid, 0, "", ""},
+		{"scheme in lower case", "bearer " + valid, 0, "", ""},
+		{"typed at+jwt (RFC 9068)", "Bearer " + w.a.Sign(t, map[string]any{"typ": "at+jwt"}, good(w.a, tenantA, "dss-validator-a", nil)), 0, "", ""},
+		{"no header", "", 401, "unauthenticated", required + "the request carries no bearer token"},
+		{"not Bearer", "Basic " + valid, 401, "unauthenticated", required + "the request carries no bearer token"},
+		{"garbage", "Bearer garbage", 401, "unauthenticated", required + "the token is not a JWT signed with an accepted algorithm"},
+		{"alg none", "Bearer " + w.a.Unsigned(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated", required + "the token is not a JWT signed with an accepted algorithm"},
+		{"HS256 keyed with the provider's public key", "Bearer " + w.a.HS256WithPublicKey(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated", required + "the token is not a JWT signed with an accepted algorithm"},
+		{"unknown kid", "Bearer " + w.a.UnknownKid(t, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated", required + "the token is signed with a key its issuer does not publish"},
+		{"tenant A's token with tenant B's claim", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantB, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated", required + "the token is signed with a key its issuer does not publish"},
+		{"wrong audience", "Bearer " + w.a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-b"}}), 401, "unauthenticated", required + "the token is not for this service"},
+		{"expired", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() })), 401, "unauthenticated", required + "the token has expired"},
 		{"not yet valid", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) {
 			c["nbf"], c["exp"] = now.Add(time.Hour).Unix(), now.Add(2*time.Hour).Unix()
-		})), 401, "unauthenticated"},
-		{"issuer not registered: another provider's token for tenant A", "Bearer " + stranger.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
-		{"tenant unknown", "Bearer " + w.a.Token(t, op.Claims{TenantID: "44444444-4444-4444-8444-444444444444", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
-		{"a tenant id that is no UUID", "Bearer " + w.a.Token(t, op.Claims{TenantID: "'; DROP TABLE tenants; --", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated"},
-		{"tenant without the license", "Bearer " + w.token(t, w.c, tenantC), 403, "forbidden"},
+		})), 401, "unauthenticated", required + "the token is not valid yet"},
+		{"issued in the future", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { c["iat"] = now.Add(time.Hour).Unix() })), 401, "unauthenticated", required + "the token is issued in the future"},
+		{"no expiry", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { delete(c, "exp") })), 401, "unauthenticated", required + "the token has no expiry"},
+		{"another issuer's name", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) { c["iss"] = w.b.Issuer })), 401, "unauthenticated", required + "the token is from another issuer"},
+		{"issuer not registered: another provider's token for tenant A", "Bearer " + stranger.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-a"}}), 401, "unauthenticated", required + "the token is signed with a key its issuer does not publish"},
+		{"no tenant claim", "Bearer " + w.a.Token(t, op.Claims{Audience: []string{"dss-validator-a"}}), 401, "unauthenticated", required + "the token names no tenant"},
+		{"tenant unknown", "Bearer " + w.a.Token(t, op.Claims{TenantID: "44444444-4444-4444-8444-444444444444", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated", required + "the token's tenant is not known"},
+		{"a tenant id that is no UUID", "Bearer " + w.a.Token(t, op.Claims{TenantID: "'; DROP TABLE tenants; --", Audience: []string{"dss-validator-a"}}), 401, "unauthenticated", required + "the token's tenant is not known"},
+		{"a 10 KB tenant claim of markup and a NUL", "Bearer " + w.a.Sign(t, nil, good(w.a, hostile, "dss-validator-a", nil)), 401, "unauthenticated", required + "the token's tenant is not known"},
+		{"an ID token (nonce, at_hash)", "Bearer " + w.a.Sign(t, nil, good(w.a, tenantA, "dss-validator-a", func(c map[string]any) {
+			c["nonce"], c["at_hash"] = "n-0S6_WzA2Mj", "77QmUPtjPfzWtF2AnpK9RQ"
+		})), 401, "unauthenticated", required + "the token is not an access token"},
+		{"a logout token", "Bearer " + w.a.Sign(t, map[string]any{"typ": "logout+jwt"}, good(w.a, tenantA, "dss-validator-a", nil)), 401, "unauthenticated", required + "the token is not an access token"},
+		{"tenant without the license", "Bearer " + w.token(t, w.c, tenantC), 403, "forbidden", "tenant " + tenantC + " does not hold the dss.validator license"},
+	}
+	// What no detail may name: the providers, their host, their keys.
+	secret := []string{w.a.Issuer, w.b.Issuer, w.c.Issuer, stranger.Issuer, "127.0.0.1", "localhost", "<img", "onerror", "owned", "DROP TABLE", "\\u0000"}
+	for _, p := range []*op.Provider{w.a, w.b, w.c, stranger} {
+		secret = append(secret, p.KeyIDs()...)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,14 +170,22 @@ func TestBearerAuthentication(t *testing.T) {
 					is.True(status != 401 && status != 403 && status != 502) // authenticated: the request is processed
 					continue
 				}
-				is.Equal(status, tt.status)                                             // ep.path
-				is.True(strings.Contains(body, `"type":"urn:svc-dss:problem:`+tt.kind)) // ep.path
+				is.Equal(status, tt.status) // ep.path
+				var p struct{ Type, Detail string }
+				is.NoErr(json.Unmarshal([]byte(body), &p))
+				is.Equal(p.Type, "urn:svc-dss:problem:"+tt.kind) // ep.path
+				is.Equal(p.Detail, tt.detail)                    // ep.path
 				is.Equal(h.Get("Content-Type"), "application/problem+json")
 				if tt.status == 401 {
 					is.Equal(h.Get("WWW-Authenticate"), `Bearer realm="svc-dss"`)
 				}
 				if token := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(tt.header, "Bearer"), "Basic")); len(token) > 8 {
 					is.True(!strings.Contains(body, token)) // the token is never echoed
+				}
+				for _, s := range secret {
+					if strings.Contains(body, s) {
+						t.Fatalf("%s %s: the problem names %q: %s", ep.method, ep.path, s, body)
+					}
 				}
 			}
 		})
@@ -166,6 +196,33 @@ func TestBearerAuthentication(t *testing.T) {
 	status, body, _ := call(t, w.url, http.MethodGet, "/actuator/health", "")
 	is.Equal(status, 200)
 	is.Equal(strings.TrimSpace(body), `{"status":"UP"}`)
+}
+
+// The browser login's ID token is no API bearer token, though it comes
+// from the tenant's own provider, names the tenant and carries the
+// registered audience (the UI's client ID): it is refused on both API
+// endpoints, while the access token of the same login is accepted.
+func TestUILoginIDTokenIsNoBearerToken(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	w := newUIWorld(t, uiOptions{})
+	r := w.browser(t).login(tenantA, alice)
+	is.Equal(r.status, 200) // signed in
+	issued := w.op.IssuedTokens()
+	is.Equal(len(issued), 1)
+	tokens := issued[0]
+	is.True(tokens.IDToken != "" && tokens.AccessToken != "")
+	for _, ep := range []struct{ method, path string }{{http.MethodGet, "/api/trust-status"}, {http.MethodPost, "/api/validate"}} {
+		status, body, h := call(t, w.url, ep.method, ep.path, "Bearer "+tokens.IDToken)
+		is.Equal(status, 401) // ep.path
+		is.Equal(h.Get("WWW-Authenticate"), `Bearer realm="svc-dss"`)
+		var p struct{ Detail string }
+		is.NoErr(json.Unmarshal([]byte(body), &p))
+		is.Equal(p.Detail, "a valid bearer token of a tenant is required: the token is not an access token")
+
+		status, _, _ = call(t, w.url, ep.method, ep.path, "Bearer "+tokens.AccessToken)
+		is.True(status != 401 && status != 403 && status != 502) // ep.path: processed
+	}
 }
 
 // A control database that does not answer is 502, and the service
