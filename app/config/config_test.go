@@ -48,6 +48,7 @@ func TestValidatorDefaults(t *testing.T) {
 		Egress:        config.Egress{DenyPrivateNetworks: true},
 		ControlDB:     config.ControlDB{Schema: "public", MaximumPoolSize: 4},
 		Session:       config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour, MaxSessions: 2000},
+		UploadTimeout: 5 * time.Minute,
 		DevPKIAddress: "127.0.0.1:8098",
 	}
 	is.Equal(c, want)
@@ -84,6 +85,7 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_VALIDATOR_MAXREQUESTBYTES", "1048576", func(c config.Validator) any { return c.MaxRequestBytes }, int64(1 << 20)},
 		{"FW_SERVLET_MULTIPART_MAXFILESIZE", "5MB", func(c config.Validator) any { return c.Multipart.MaxFileSize }, int64(5 << 20)},
 		{"FW_SERVLET_MULTIPART_MAXREQUESTSIZE", "1GB", func(c config.Validator) any { return c.Multipart.MaxRequestSize }, int64(1 << 30)},
+		{"SVC_DSS_VALIDATOR_UPLOAD_TIMEOUT", "PT10M", func(c config.Validator) any { return c.UploadTimeout }, 10 * time.Minute},
 		{"SVC_DSS_VALIDATOR_LOTL_URL", "http://127.0.0.1:9/lotl.xml", func(c config.Validator) any { return c.EU.LOTLURL }, "http://127.0.0.1:9/lotl.xml"},
 		{"SVC_DSS_VALIDATOR_OJ_KEYSTORE", "file:///etc/svc/oj.p12", func(c config.Validator) any { return c.EU.OJKeystore }, config.Location{Raw: "file:///etc/svc/oj.p12", Path: "/etc/svc/oj.p12"}},
 		{"SVC_DSS_VALIDATOR_OJ_KEYSTORE_TYPE", "pkcs12", func(c config.Validator) any { return c.EU.OJKeystoreType }, "PKCS12"},

@@ -21,13 +21,17 @@ type Validator struct {
 	// back to the default, as the signer's cap does.
 	MaxRequestBytes int64
 	Multipart       Multipart
-	EU              EU
-	Swiss           Swiss
-	Trust           Trust
-	PrivateCA       PrivateCA
-	Egress          Egress
-	ControlDB       ControlDB
-	Session         Session
+	// UploadTimeout is how long an authenticated upload (POST
+	// /api/validate, POST /validate) may take to arrive, and it alone:
+	// other requests get a short, fixed time (servers/validator).
+	UploadTimeout time.Duration
+	EU            EU
+	Swiss         Swiss
+	Trust         Trust
+	PrivateCA     PrivateCA
+	Egress        Egress
+	ControlDB     ControlDB
+	Session       Session
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -139,6 +143,8 @@ var validatorKeys = []binding[Validator]{
 		setDataSize(func(c *Validator) *int64 { return &c.Multipart.MaxFileSize })},
 	{Key{"fw.servlet.multipart.max-request-size", "FW_SERVLET_MULTIPART_MAXREQUESTSIZE", "40MB", "largest whole multipart request"},
 		setDataSize(func(c *Validator) *int64 { return &c.Multipart.MaxRequestSize })},
+	{Key{"svc.dss.validator.upload-timeout", "SVC_DSS_VALIDATOR_UPLOAD_TIMEOUT", "PT5M", "time an authenticated upload (API or browser) may take to arrive, from its authentication (ISO-8601 duration); 40MB in 5 minutes is about 1 Mbit/s; other requests get 20 seconds"},
+		setPositiveDuration(func(c *Validator) *time.Duration { return &c.UploadTimeout })},
 	{Key{"svc.dss.validator.eu.lotl-url", "SVC_DSS_VALIDATOR_LOTL_URL", "https://ec.europa.eu/tools/lotl/eu-lotl.xml", "EU List of Trusted Lists"},
 		setURL(func(c *Validator) *string { return &c.EU.LOTLURL }, false)},
 	{Key{"svc.dss.validator.eu.oj-keystore", "SVC_DSS_VALIDATOR_OJ_KEYSTORE", "classpath:tl/eu-oj-keystore.p12", "keystore (classpath:, file: or path) of the LOTL signer certificates"},

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -47,7 +48,8 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := shell.New(logger, errorHandler(logger, p))
+	// The shell's former defaults, until the signer sets its own.
+	e := shell.New(logger, errorHandler(logger, p), shell.Timeouts{ReadHeader: 10 * time.Second, Read: 5 * time.Minute, Write: 5 * time.Minute, Idle: 2 * time.Minute})
 	e.Use(
 		page.Headers,
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),

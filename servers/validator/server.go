@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,22 +22,44 @@ func newServer(a *app.Validator, logger *slog.Logger) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := shell.New(logger, errorHandler(logger, u))
+	e := shell.New(logger, errorHandler(logger, u), timeouts)
 	// Who may ask comes before what is asked: the API's bearer token and
-	// the UI's session are checked before an upload is read.
+	// the UI's session are checked before a body is read. Only the two
+	// upload handlers read one (uploads.read), so no other path parses
+	// multipart, and an anonymous request holds no buffer.
 	e.Use(
 		page.Headers,
 		authMiddleware(a, logger),
 		u.requireSession,
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.validator.max-request-bytes"),
-		upload.Middleware(upload.Limits{MaxFileSize: cfg.Multipart.MaxFileSize, MaxRequestSize: cfg.Multipart.MaxRequestSize}),
 	)
+	up := uploads{
+		limits:  upload.Limits{MaxFileSize: cfg.Multipart.MaxFileSize, MaxRequestSize: cfg.Multipart.MaxRequestSize},
+		timeout: cfg.UploadTimeout,
+	}
 	e.GET("/actuator/health", health(a))
 	e.GET("/api/trust-status", trustStatus(a))
-	e.POST("/api/validate", validateAPI(a))
-	u.register(e)
+	e.POST("/api/validate", validateAPI(a, up))
+	u.register(e, up)
 	return e, nil
 }
+
+// timeouts are the validator's (shell.Timeouts). Only the two uploads
+// carry large bodies, and they get svc.dss.validator.upload-timeout once
+// their caller is authenticated (uploads.read). Every other request is
+// small (the sign-out form is the largest, 4 KiB): 20 seconds from its
+// first byte cover it on any link, and end a stalled anonymous one early.
+var timeouts = shell.Timeouts{
+	ReadHeader: 10 * time.Second,
+	Read:       20 * time.Second,
+	Write:      time.Minute, // pages, reports, the callback's code exchange
+	Idle:       2 * time.Minute,
+}
+
+// answerTimeout bounds a validation and its answer once the upload has
+// arrived: its revocation and issuer fetches take up to 20 s each
+// (adapters/egress).
+const answerTimeout = 5 * time.Minute
 
 // trustStatus reports the trust store without an upload: the same
 // information as a verdict's trustData. Like every /api/ path it needs a

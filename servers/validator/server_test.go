@@ -160,11 +160,11 @@ func TestMultipartLimits(t *testing.T) {
 		{"file at the limit: read, and not a signature", "/validate", map[string]int{"file": 20 * mb}, 400,
 			"unreadable document: not a signature format this service reads (CAdES, PAdES)"},
 		{"file over the limit", "/validate", map[string]int{"file": 20*mb + 1}, 413,
-			`file part "file" exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)`},
+			"a file exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)"},
 		{"request over the limit, each file within", "/validate", map[string]int{"file": 15 * mb, "detached": 15 * mb, "extra": 11 * mb}, 413,
 			"multipart request exceeds the limit of 41943040 bytes (fw.servlet.multipart.max-request-size)"},
 		{"file over the limit on the API", "/api/validate", map[string]int{"file": 20*mb + 1}, 413,
-			`file part "file" exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)`},
+			"a file exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestMalformedMultipart(t *testing.T) {
 	defer res.Body.Close()
 	is.Equal(res.StatusCode, 400)
 	p := servertest.Decode[servertest.Problem](t, res.Body)
-	is.Equal(p.Detail, "malformed multipart upload: unexpected EOF")
+	is.Equal(p.Detail, "malformed multipart upload: the body ends before its closing boundary")
 
 	res, err = http.Post(s.URL+"/api/validate", "multipart/form-data", strings.NewReader("x"))
 	is.NoErr(err)

@@ -83,9 +83,9 @@ func local(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func (u *ui) register(e *echo.Echo) {
+func (u *ui) register(e *echo.Echo, up uploads) {
 	e.GET(pathValidate, u.form)
-	e.POST(pathValidate, u.validate)
+	e.POST(pathValidate, u.validate(up))
 	e.GET(app.LoginCallbackPath, u.callback)
 	e.POST(pathLogout, u.logout)
 	e.GET(pathDetailed, u.download(detailedReport))
@@ -203,33 +203,46 @@ func (u *ui) callback(c echo.Context) error {
 
 // validate is POST /validate: the upload of the form, validated as the
 // API validates it; the result page shows the summary, and the session
-// keeps the result for the report downloads.
-func (u *ui) validate(c echo.Context) error {
-	s := sessionOf(c)
-	if err := checkCSRF(c, s); err != nil {
-		return err
+// keeps the result for the report downloads. requireSession has checked
+// the session; the form token opens the multipart form (upload.html puts
+// it first, and browsers send fields in order), so it is checked before
+// any byte of the document is kept (docs/decisions/0024).
+func (u *ui) validate(up uploads) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		s := sessionOf(c)
+		g := upload.Guard{Field: "csrf", Check: func(token string) error { return checkToken([]string{token}, s) }}
+		if !multipartForm(c) {
+			// Not an upload at all: refused as a form (403) before it
+			// is refused as a document (400).
+			if err := checkCSRF(c, s); err != nil {
+				return err
+			}
+		}
+		doc, err := up.read(c, g)
+		if errors.Is(err, upload.ErrGuard) {
+			return errCSRF
+		}
+		if err != nil {
+			return err
+		}
+		ctx := c.Request().Context()
+		r, err := u.a.ValidateReport(ctx, doc, app.ValidateOptions{})
+		if errors.Is(err, ports.ErrUnreadable) {
+			return err
+		}
+		if err != nil {
+			return errInfrastructure{err}
+		}
+		if err := u.a.KeepValidation(ctx, s.ID, r); err != nil {
+			// The session ended while the document was validated: the
+			// result is shown, its reports cannot be downloaded.
+			u.logger.WarnContext(ctx, "ui validation not kept in the session", slog.String("session", app.Fingerprint(s.ID)), slog.String("error", err.Error()))
+		}
+		sum := r.Summary
+		u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),
+			slog.Int("signatures", sum.SignatureCount), slog.Bool("valid", sum.Valid))
+		return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum))
 	}
-	doc, err := documentOf(c)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	r, err := u.a.ValidateReport(ctx, doc, app.ValidateOptions{})
-	if errors.Is(err, ports.ErrUnreadable) {
-		return err
-	}
-	if err != nil {
-		return errInfrastructure{err}
-	}
-	if err := u.a.KeepValidation(ctx, s.ID, r); err != nil {
-		// The session ended while the document was validated: the result
-		// is shown, its reports cannot be downloaded.
-		u.logger.WarnContext(ctx, "ui validation not kept in the session", slog.String("session", app.Fingerprint(s.ID)), slog.String("error", err.Error()))
-	}
-	sum := r.Summary
-	u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),
-		slog.Int("signatures", sum.SignatureCount), slog.Bool("valid", sum.Valid))
-	return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum))
 }
 
 // logout is POST /validate/logout.
@@ -245,20 +258,24 @@ func (u *ui) logout(c echo.Context) error {
 	return page.Render(c, http.StatusOK, u.pages["signedout.html"], signedOutPage{base: base{Title: "Signed out", Product: product}, Tenant: s.Tenant})
 }
 
-// checkCSRF compares, in constant time, the form's csrf field with the
-// session's token. The upload form is multipart (parsed before routing);
-// the sign-out form is URL-encoded.
+// checkCSRF checks the csrf field of a URL-encoded form (the sign-out
+// form) against the session's token. Any other body is refused: a
+// cross-site form can post text/plain.
 func checkCSRF(c echo.Context, s ports.Session) error {
 	var tokens []string
-	if form, ok := upload.FormOf(c); ok {
-		tokens = form.Values["csrf"]
-	} else if ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); ct == echo.MIMEApplicationForm {
+	if ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); ct == echo.MIMEApplicationForm {
 		r := c.Request()
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxLogoutForm)
 		if err := r.ParseForm(); err == nil {
 			tokens = r.PostForm["csrf"]
 		}
 	}
+	return checkToken(tokens, s)
+}
+
+// checkToken compares, in constant time, the one token a form sent with
+// the session's: exactly one is accepted.
+func checkToken(tokens []string, s ports.Session) error {
 	if len(tokens) != 1 || s.CSRF == "" || subtle.ConstantTimeCompare([]byte(tokens[0]), []byte(s.CSRF)) != 1 {
 		return errCSRF
 	}

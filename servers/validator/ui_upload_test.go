@@ -52,6 +52,9 @@ func TestUIUploadRefusals(t *testing.T) {
 		{"no form token", multi("", part{"file", "a.pdf", small}), true, 403, refused},
 		{"wrong form token", multi(strings.Repeat("A", 43), part{"file", "a.pdf", small}), true, 403, refused},
 		{"two form tokens", multi(csrf, part{"csrf", "", []byte(csrf)}, part{"file", "a.pdf", small}), true, 403, refused},
+		// The token must open the form: it is checked before the document is read.
+		{"the token after the file", multi("", part{"file", "a.pdf", small}, part{"csrf", "", []byte(csrf)}), true, 403, refused},
+		{"a form broken before its token", raw("multipart/form-data; boundary=xyz", "--xyz\r\n<script>\r\n\r\n"+csrf), true, 403, refused},
 		{"a cross-site text/plain post", raw("text/plain", "csrf="+csrf), true, 403, refused},
 		{"URL-encoded, not multipart", raw("application/x-www-form-urlencoded", "csrf="+csrf), true, 400,
 			`unreadable document: send the document as multipart/form-data with a part named "file"`},
@@ -60,10 +63,10 @@ func TestUIUploadRefusals(t *testing.T) {
 		{"not a signature", multi(csrf, part{"file", "a.txt", []byte("hello, world")}), true, 400,
 			"unreadable document: not a signature format this service reads (CAdES, PAdES)"},
 		{"broken multipart", raw("multipart/form-data; boundary=xyz", "--xyz\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n"+csrf+"\r\n--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nunterminated"), true, 400,
-			"malformed multipart upload: unexpected EOF"},
+			"malformed multipart upload: the body ends before its closing boundary"},
 		{"no boundary", raw("multipart/form-data", "x"), true, 400, "malformed multipart upload: no multipart boundary in Content-Type"},
 		{"file over the limit", multi(csrf, part{"file", "a.pdf", bytes.Repeat([]byte{'%'}, 1025)}), true, 413,
-			`file part "file" exceeds the limit of 1024 bytes (fw.servlet.multipart.max-file-size)`},
+			"a file exceeds the limit of 1024 bytes (fw.servlet.multipart.max-file-size)"},
 		{"request over the limit", multi(csrf, part{"file", "a.pdf", bytes.Repeat([]byte{'%'}, 1000)}, part{"detached", "b.bin", bytes.Repeat([]byte{'%'}, 1000)}), true, 413,
 			"multipart request exceeds the limit of 2048 bytes (fw.servlet.multipart.max-request-size)"},
 	}

@@ -3,12 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/ports"
+	"github.com/svc-dss/dss/servers/internal/shell"
 	"github.com/svc-dss/dss/servers/internal/upload"
 )
 
@@ -21,9 +24,9 @@ func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
 // any number of "detached" parts. Every validation result is 200.
-func validateAPI(a *app.Validator) echo.HandlerFunc {
+func validateAPI(a *app.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		doc, err := documentOf(c)
+		doc, err := up.read(c, upload.Guard{})
 		if err != nil {
 			return err
 		}
@@ -38,11 +41,27 @@ func validateAPI(a *app.Validator) echo.HandlerFunc {
 	}
 }
 
-// documentOf reads the upload the multipart middleware parsed.
-func documentOf(c echo.Context) (ports.Document, error) {
-	form, ok := upload.FormOf(c)
-	if !ok {
+// uploads reads the document of the two uploads, POST /api/validate and
+// POST /validate.
+type uploads struct {
+	limits  upload.Limits
+	timeout time.Duration // svc.dss.validator.upload-timeout
+}
+
+// read is the only reader of an upload's body. Its callers have
+// authenticated the request (a bearer token, a session), so it may now
+// take the upload's time rather than the server's short one; g, the UI's
+// form token, is checked before any file byte is kept.
+func (up uploads) read(c echo.Context, g upload.Guard) (ports.Document, error) {
+	if !multipartForm(c) {
 		return ports.Document{}, fmt.Errorf("%w: send the document as multipart/form-data with a part named \"file\"", ports.ErrUnreadable)
+	}
+	if err := shell.AllowBody(c, up.timeout, answerTimeout); err != nil {
+		return ports.Document{}, err
+	}
+	form, err := upload.Read(c.Request(), up.limits, g)
+	if err != nil {
+		return ports.Document{}, err
 	}
 	f, ok := form.File("file")
 	if !ok {
@@ -53,4 +72,11 @@ func documentOf(c echo.Context) (ports.Document, error) {
 		doc.Detached = append(doc.Detached, ports.Detached{Name: d.Name, Data: d.Data})
 	}
 	return doc, nil
+}
+
+// multipartForm reports a request that says its body is
+// multipart/form-data.
+func multipartForm(c echo.Context) bool {
+	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	return ct == echo.MIMEMultipartForm
 }

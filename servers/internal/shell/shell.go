@@ -23,17 +23,29 @@ import (
 	"github.com/svc-dss/dss/servers/internal/requestid"
 )
 
-// Timeouts of the HTTP server. Reads and writes allow a 40 MB upload or
-// report on a slow link; the header timeout is short because headers are
-// small and slow headers are how connections get hoarded.
-const (
-	ReadHeaderTimeout = 10 * time.Second
-	ReadTimeout       = 5 * time.Minute
-	WriteTimeout      = 5 * time.Minute
-	IdleTimeout       = 2 * time.Minute
-	// ShutdownTimeout bounds the wait for in-flight requests on SIGTERM.
-	ShutdownTimeout = 30 * time.Second
-)
+// Timeouts bound how long a connection may hold the server. Each server
+// passes its own to New: they depend on the largest body it takes.
+type Timeouts struct {
+	// ReadHeader bounds the request line and headers. Keep it short:
+	// headers are small, and slow headers are how connections get
+	// hoarded.
+	ReadHeader time.Duration
+	// Read bounds the whole request, headers and body, as
+	// http.Server.ReadTimeout does. A handler that takes a larger body
+	// than Read allows extends its own request with AllowBody once it has
+	// authenticated the caller.
+	Read time.Duration
+	// Write bounds the rest, from the end of the headers to the end of
+	// the response (http.Server.WriteTimeout): the body, the handler and
+	// writing the answer.
+	Write time.Duration
+	// Idle bounds the wait for the next request on a kept-alive
+	// connection.
+	Idle time.Duration
+}
+
+// ShutdownTimeout bounds the wait for in-flight requests on SIGTERM.
+const ShutdownTimeout = 30 * time.Second
 
 // NewLogger returns the JSON logger both servers use: every record logged
 // with a request's context carries its request_id.
@@ -41,22 +53,79 @@ func NewLogger(w io.Writer, level slog.Leveler) *slog.Logger {
 	return slog.New(requestid.Handler{Handler: slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})})
 }
 
-// New returns an Echo with the shared middleware and onError as its one
-// error handler.
-func New(logger *slog.Logger, onError echo.HTTPErrorHandler) *echo.Echo {
+// New returns an Echo with the shared middleware, onError as its one
+// error handler, and the server's timeouts. It panics when a timeout is
+// not positive: a server without one is a wiring mistake.
+func New(logger *slog.Logger, onError echo.HTTPErrorHandler, t Timeouts) *echo.Echo {
+	if t.ReadHeader <= 0 || t.Read <= 0 || t.Write <= 0 || t.Idle <= 0 {
+		panic(fmt.Sprintf("shell: every timeout must be positive: %+v", t))
+	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.Logger.SetOutput(io.Discard) // slog is the only log
 	e.HTTPErrorHandler = onError
-	e.Server.ReadHeaderTimeout = ReadHeaderTimeout
-	e.Server.ReadTimeout = ReadTimeout
-	e.Server.WriteTimeout = WriteTimeout
-	e.Server.IdleTimeout = IdleTimeout
+	e.Server.ReadHeaderTimeout = t.ReadHeader
+	e.Server.ReadTimeout = t.Read
+	e.Server.WriteTimeout = t.Write
+	e.Server.IdleTimeout = t.Idle
 	e.Server.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
-	e.Pre(requestid.Middleware())
+	e.Pre(requestid.Middleware(), closeUnread)
 	e.Use(accessLog(logger), recoverPanic(logger))
 	return e
+}
+
+// AllowBody gives the request of c read more time for its body, from
+// now, and write more time for the handler and the answer after it. A
+// handler calls it once the caller is authenticated, so that only callers
+// who may upload get the time an upload needs; everyone else keeps the
+// server's Read timeout.
+func AllowBody(c echo.Context, read, write time.Duration) error {
+	rc := http.NewResponseController(c.Response())
+	now := time.Now()
+	if err := rc.SetReadDeadline(now.Add(read)); err != nil {
+		return fmt.Errorf("shell: read deadline: %w", err)
+	}
+	if err := rc.SetWriteDeadline(now.Add(read + write)); err != nil {
+		return fmt.Errorf("shell: write deadline: %w", err)
+	}
+	return nil
+}
+
+// closeUnread closes the connection after answering a request whose body
+// was not read to its end: a refusal before the body (no token, no such
+// route, too large) is sent at once. Without it, net/http first drains up
+// to 256 KiB of the body to keep the connection, and a client that
+// stalls would wait for its answer until the read timeout.
+func closeUnread(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			return next(c)
+		}
+		body := &eofReader{ReadCloser: r.Body}
+		r.Body = body
+		c.Response().Before(func() {
+			if !body.eof {
+				c.Response().Header().Set("Connection", "close")
+			}
+		})
+		return next(c)
+	}
+}
+
+// eofReader notes that its reader reached the end.
+type eofReader struct {
+	io.ReadCloser
+	eof bool
+}
+
+func (r *eofReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if err == io.EOF {
+		r.eof = true
+	}
+	return n, err
 }
 
 // accessLog writes one line per request after it is answered.

@@ -21,7 +21,7 @@ func BenchmarkRead(b *testing.B) {
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := upload.Read(request(raw, ct), l); err != nil {
+		if _, err := upload.Read(request(raw, ct), l, upload.Guard{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,13 +3,21 @@
 //
 // # Behaviour
 //
-// The validator reads every multipart request eagerly, before routing, as
-// the deployment it replaces did (its servlet dispatcher resolved multipart
-// before looking up a handler), so the limits hold whatever the path. The
-// parsed form is kept on the request for the handler.
+// A handler calls [Read] once it has authenticated the caller: nothing
+// reads a body before that, so an anonymous request costs no parsing and
+// no memory. Buffers grow with what has arrived, never with what the
+// Content-Length announces: a stalled upload holds what it sent, not what
+// it declared.
+//
+// A [Guard] names a plain field that must open the form, such as the
+// browser UI's form token. It is checked within the first guardBudget
+// bytes, before any file part is read.
 //
 // Parts are held in memory: both limits are small (tens of megabytes) and
 // every document reader needs the whole document in memory anyway.
+//
+// Error messages quote nothing the client sent (field names, header
+// lines): they are fixed words and the configured limits.
 package upload
 
 import (
@@ -31,6 +39,19 @@ type Limits struct {
 	MaxFileSize    int64
 	MaxRequestSize int64
 }
+
+// A Guard is a plain field that must be the form's first part, and the
+// check of its value; the zero Guard checks nothing. Read returns Check's
+// error as it is, and an error wrapping ErrGuard for a form that does not
+// open with exactly one such field within guardBudget bytes.
+type Guard struct {
+	Field string
+	Check func(value string) error
+}
+
+// ErrGuard is wrapped by the error for a form that does not open with its
+// guard's field, or holds it twice.
+var ErrGuard = errors.New("upload: the form does not open with its guard field")
 
 // A File is one file part.
 type File struct {
@@ -60,12 +81,12 @@ func (f *Form) File(field string) (File, bool) {
 type TooLargeError struct {
 	Limit   int64
 	Setting string // the configuration key of the limit
-	Field   string // the file part, for the per-file limit
+	File    bool   // a file part over the per-file limit
 }
 
 func (e *TooLargeError) Error() string {
-	if e.Field != "" {
-		return fmt.Sprintf("file part %q exceeds the limit of %d bytes (%s)", e.Field, e.Limit, e.Setting)
+	if e.File {
+		return fmt.Sprintf("a file exceeds the limit of %d bytes (%s)", e.Limit, e.Setting)
 	}
 	return fmt.Sprintf("multipart request exceeds the limit of %d bytes (%s)", e.Limit, e.Setting)
 }
@@ -87,8 +108,13 @@ const maxValueSize = 64 << 10
 // keep the server busy.
 const maxParts = 100
 
-// Read parses r's multipart body. The caller has checked the content type.
-func Read(r *http.Request, l Limits) (*Form, error) {
+// guardBudget is how far into the body a guard's field must have ended:
+// a boundary of at most 70 bytes (RFC 2046), a part header, and a value
+// such as a 43-character token fit many times over.
+const guardBudget = 4 << 10
+
+// Read parses r's multipart body; g, when its Field is set, must open it.
+func Read(r *http.Request, l Limits, g Guard) (*Form, error) {
 	if r.ContentLength > l.MaxRequestSize {
 		return nil, &TooLargeError{Limit: l.MaxRequestSize, Setting: RequestSizeSetting}
 	}
@@ -96,44 +122,55 @@ func Read(r *http.Request, l Limits) (*Form, error) {
 	if err != nil || params["boundary"] == "" {
 		return nil, fmt.Errorf("%w: no multipart boundary in Content-Type", ErrMalformed)
 	}
-	total := &countingReader{r: r.Body, left: l.MaxRequestSize}
+	budget := &budgetReader{r: r.Body, left: guardBudget, guarding: g.Field != ""}
+	total := &countingReader{r: budget, left: l.MaxRequestSize}
 	mr := multipart.NewReader(total, params["boundary"])
 	form := &Form{Files: map[string][]File{}, Values: map[string][]string{}}
-	sized := false
 	for n := 0; ; n++ {
 		p, err := mr.NextPart()
 		if err == io.EOF {
+			if n == 0 && g.Field != "" {
+				return nil, fmt.Errorf("%w: the form is empty", ErrGuard)
+			}
+			// Read the epilogue too, within the request limit: a body
+			// read to its end lets the connection serve the next request.
+			if _, err := io.Copy(io.Discard, total); err != nil {
+				return nil, classify(err, total, budget.guarding, l)
+			}
 			return form, nil
 		}
 		if err != nil {
-			return nil, classify(err, total, l)
+			return nil, classify(err, total, budget.guarding, l)
 		}
 		if n == maxParts {
 			return nil, fmt.Errorf("%w: more than %d parts", ErrMalformed, maxParts)
 		}
 		field := p.FormName()
+		if g.Field != "" && (n == 0) != (field == g.Field && p.FileName() == "") {
+			return nil, fmt.Errorf("%w: field %d", ErrGuard, n+1)
+		}
 		limit, setting := int64(maxValueSize), ""
 		if p.FileName() != "" {
 			limit, setting = l.MaxFileSize, FileSizeSetting
 		}
+		// The buffer grows with the part as it arrives (bytes.Buffer
+		// doubles), so a stalled upload holds at most twice what it sent.
 		var buf bytes.Buffer
-		if p.FileName() != "" && r.ContentLength > 0 && !sized {
-			// A declared length bounds the part: size the buffer of the
-			// first file (the document) once instead of doubling it up to
-			// three times its size. Only the first: a request of many
-			// small parts must not reserve the limit for each.
-			buf.Grow(int(min(r.ContentLength, limit+1)))
-			sized = true
-		}
 		m, err := io.Copy(&buf, io.LimitReader(p, limit+1))
 		if err != nil {
-			return nil, classify(err, total, l)
+			return nil, classify(err, total, budget.guarding, l)
 		}
 		if m > limit {
 			if setting == "" {
-				return nil, fmt.Errorf("%w: field %q is longer than %d bytes", ErrMalformed, field, limit)
+				return nil, fmt.Errorf("%w: a form field is longer than %d bytes", ErrMalformed, limit)
 			}
-			return nil, &TooLargeError{Limit: limit, Setting: setting, Field: field}
+			return nil, &TooLargeError{Limit: limit, Setting: setting, File: true}
+		}
+		if n == 0 && g.Field != "" {
+			if err := g.Check(buf.String()); err != nil {
+				return nil, err
+			}
+			budget.guarding = false // the guard passed: the request limit alone
 		}
 		if p.FileName() == "" {
 			form.Values[field] = append(form.Values[field], buf.String())
@@ -145,15 +182,25 @@ func Read(r *http.Request, l Limits) (*Form, error) {
 	}
 }
 
-// classify tells a read that stopped at a size cap from a broken body.
-func classify(err error, total *countingReader, l Limits) error {
-	if total.over {
+// classify tells a read that failed before its guard passed (the guard's
+// failure, whatever broke: nothing the client sent was accepted yet), or
+// stopped at a size cap, from a broken body. The reason of a broken body
+// is in fixed words: the multipart package's errors quote the offending
+// lines.
+func classify(err error, total *countingReader, guarding bool, l Limits) error {
+	switch {
+	case guarding:
+		return fmt.Errorf("%w: not within the first %d bytes of a readable form", ErrGuard, guardBudget)
+	case total.over:
 		return &TooLargeError{Limit: l.MaxRequestSize, Setting: RequestSizeSetting}
 	}
 	if _, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
 		return err // the API body cap, set further out, fired first
 	}
-	return fmt.Errorf("%w: %v", ErrMalformed, err)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: the body ends before its closing boundary", ErrMalformed)
+	}
+	return fmt.Errorf("%w: the body is not multipart/form-data with the boundary of its Content-Type", ErrMalformed)
 }
 
 type countingReader struct {
@@ -179,29 +226,31 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-const formKey = "svc-dss.upload.form"
+// errBudget ends the read of a guard's field that has not ended within
+// guardBudget bytes.
+var errBudget = errors.New("upload: guard budget spent")
 
-// Middleware parses every multipart/form-data request before routing and
-// keeps the form for FormOf; parse errors end the request.
-func Middleware(l Limits) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
-			if ct != echo.MIMEMultipartForm {
-				return next(c)
-			}
-			form, err := Read(c.Request(), l)
-			if err != nil {
-				return err
-			}
-			c.Set(formKey, form)
-			return next(c)
-		}
-	}
+// budgetReader, while guarding, passes at most left bytes and then fails
+// with errBudget. It fails only when more is asked for, so the bytes of
+// the guard's field pass whole when they fit; once the guard has passed it
+// lets the rest through.
+type budgetReader struct {
+	r        io.Reader
+	left     int64
+	guarding bool
 }
 
-// FormOf returns the form Middleware parsed for c, if any.
-func FormOf(c echo.Context) (*Form, bool) {
-	f, ok := c.Get(formKey).(*Form)
-	return f, ok
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if !b.guarding {
+		return b.r.Read(p)
+	}
+	if b.left <= 0 {
+		return 0, errBudget
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
