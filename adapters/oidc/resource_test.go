@@ -219,3 +219,36 @@ func TestReadPublicKeys(t *testing.T) {
 		t.Fatalf("absent file: %v", err)
 	}
 }
+
+// A resource server's key set lives and is fetched as a Verifier's: a
+// withdrawn key verifies until the set's lifetime ends, and a failing
+// JWKS is asked once per refresh interval, however many tokens arrive.
+func TestResourceServerKeySet(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	c := &clock{}
+	a := op.Start(t, op.Options{Name: "idp", DistinctKeys: true})
+	rs, err := oidc.NewResourceServer(oidc.KeySource{JWKSetURI: a.JWKSURI}, oidc.Options{Clock: c.Now})
+	is.NoErr(err)
+	old := a.Token(t, op.Claims{Subject: "proxy", Expiry: time.Now().Add(3 * time.Hour)})
+	_, err = rs.Verify(context.Background(), old)
+	is.NoErr(err)
+	kid := a.KeyID()
+	a.Rotate(t)
+	a.Withdraw(t, kid)
+	c.Advance(time.Hour - time.Second)
+	_, err = rs.Verify(context.Background(), old)
+	is.NoErr(err)
+	c.Advance(time.Second)
+	_, err = rs.Verify(context.Background(), old)
+	is.Equal(reasonOf(err), oidc.ReasonUnknownKey)
+	is.Equal(a.JWKSRequests(), 2)
+
+	a.FailJWKS(true)
+	c.Advance(30 * time.Second)
+	for range 20 {
+		_, err = rs.Verify(context.Background(), a.UnknownKid(t, a.ClaimSet(t, op.Claims{Subject: "proxy"})))
+		is.True(errors.Is(err, oidc.ErrUnavailable))
+	}
+	is.Equal(a.JWKSRequests(), 3)
+}
