@@ -1,13 +1,11 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"crypto"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,12 +20,49 @@ import (
 )
 
 // The outcomes of Sign a server turns into statuses (signing-server.md
-// §7): 401, 403, 400, 502. ErrNoControlDatabase is the 503.
+// §7): 401, 403, 400, 502. ErrNoControlDatabase is the 503. The errors of
+// the first three are [*RefusalError]s.
 var (
 	ErrSignUnauthenticated = errors.New("app: the signing request is not authenticated")
 	ErrSignForbidden       = errors.New("app: the signing request is not authorized")
 	ErrSignBadRequest      = errors.New("app: the signing request cannot be signed")
 	ErrSignUnavailable     = errors.New("app: the control database or the HSM failed")
+)
+
+// A RefusalError is a request the signer refuses for what the caller sent
+// or is: a 400, 401 or 403. The server shows Detail and nothing else of
+// it (signing-server.md §7; docs/decisions/0023).
+type RefusalError struct {
+	// Kind is ErrSignBadRequest, ErrSignUnauthenticated, ErrSignForbidden
+	// or ErrUnauthenticated.
+	Kind error
+	// Detail says what the caller did wrong, in fixed words. It never
+	// names an internal path, label, slot or host, and holds nothing read
+	// from a token before its signature verified.
+	Detail string
+	// Err, when not nil, is the rest of the story, for the log: it may
+	// name the HSM's library and token, or the kid a token claimed.
+	Err error
+}
+
+func (e *RefusalError) Error() string {
+	if e.Err == nil {
+		return e.Kind.Error() + ": " + e.Detail
+	}
+	return e.Kind.Error() + ": " + e.Detail + ": " + e.Err.Error()
+}
+
+func (e *RefusalError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// The details of a refused keyLabel.
+const (
+	detailNoKey         = "keyLabel names no signing key of the tenant's partition"
+	detailNoApprovalKey = `keyLabel's key profile has no authorization key (keyLabel + "-ska") in the tenant's partition`
 )
 
 // PartitionType is the one partition type the signer signs on: a PKCS#11
@@ -137,43 +172,45 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 	defer cancel()
 	f := s.flow
 	id, err := f.jwt.Verify(ctx, authorization, body)
-	switch {
-	case errors.Is(err, signjwt.ErrUnauthenticated):
-		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnauthenticated, err)
-	case errors.Is(err, signjwt.ErrForbidden):
-		return SignResult{}, fmt.Errorf("%w: %w", ErrSignForbidden, err)
-	case err != nil:
+	if err != nil {
+		if r, ok := errors.AsType[*signjwt.RefusalError](err); ok {
+			kind := ErrSignUnauthenticated
+			if errors.Is(r, signjwt.ErrForbidden) {
+				kind = ErrSignForbidden
+			}
+			return SignResult{}, &RefusalError{Kind: kind, Detail: r.Reason, Err: err}
+		}
 		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
 	}
 	rec.id = id
-	var req signing.Request
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil || dec.More() {
-		return SignResult{}, fmt.Errorf("%w: the body is not a sign request (JSON with tenantId, moduleUuid, keyLabel, hashAlgorithm, signatureAlgorithm, digests)", ErrSignBadRequest)
+	// The token bound these very bytes; they must mean one thing to every
+	// reader of JSON (signing.ParseRequest).
+	req, err := signing.ParseRequest(body)
+	if err != nil {
+		return SignResult{}, badRequest(err)
 	}
 	job, err := signing.Check(req)
 	if err != nil {
-		return SignResult{}, fmt.Errorf("%w: %w", ErrSignBadRequest, err)
+		return SignResult{}, badRequest(err)
 	}
 	rec.job, rec.checked = job, true
 	// Fail closed: the body speaks for the authenticated proxy only.
 	if !strings.EqualFold(job.Tenant, id.Tenant) || !strings.EqualFold(job.Module, id.Module) {
-		return SignResult{}, fmt.Errorf("%w: the body's tenantId and moduleUuid are not the token's", ErrSignForbidden)
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the body's tenantId and moduleUuid are not the token's"}
 	}
 	licensed, err := f.cached.HasFeature(ctx, id.Tenant, FeatureSigner, s.clock())
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: license: %w", ErrSignUnavailable, err)
 	}
 	if !licensed {
-		return SignResult{}, fmt.Errorf("%w: tenant %s does not hold the %s license", ErrSignForbidden, id.Tenant, FeatureSigner)
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the tenant does not hold the " + FeatureSigner + " license"}
 	}
 	permitted, err := f.control.HasPermission(ctx, id.Tenant, PermissionSign)
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: permission: %w", ErrSignUnavailable, err)
 	}
 	if !permitted {
-		return SignResult{}, fmt.Errorf("%w: tenant %s does not hold the %s permission", ErrSignForbidden, id.Tenant, PermissionSign)
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the tenant does not hold the " + PermissionSign + " permission"}
 	}
 	part, err := s.partition(ctx, id.Tenant)
 	if err != nil {
@@ -181,14 +218,11 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 	}
 	key := ports.KeyRef{Label: job.KeyLabel}
 	pub, err := f.hsm.PublicKey(ctx, part, key)
-	switch {
-	case errors.Is(err, ports.ErrKeyNotFound):
-		return SignResult{}, fmt.Errorf("%w: the partition has no key %q", ErrSignBadRequest, job.KeyLabel)
-	case err != nil:
-		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
+	if err != nil {
+		return SignResult{}, hsmError("public key", err, detailNoKey)
 	}
 	if err := signing.CheckKey(job.Algorithm, job.Hash, pub); err != nil {
-		return SignResult{}, fmt.Errorf("%w: key %q: %w", ErrSignBadRequest, job.KeyLabel, err)
+		return SignResult{}, badRequest(err)
 	}
 	res, err := resultFor(job, pub)
 	if err != nil {
@@ -202,11 +236,12 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 		op.Data = append(op.Data, signing.TokenInput(job.Algorithm, job.Hash, digest))
 	}
 	if op.Approval, err = f.hsm.Approve(ctx, part, ports.KeyRef{Label: job.KeyLabel + approvalSuffix}, op); err != nil {
-		return SignResult{}, hsmError("approval", err)
+		return SignResult{}, hsmError("approval", err, detailNoApprovalKey)
 	}
 	raws, err := f.hsm.Sign(ctx, part, op)
 	if err != nil {
-		return SignResult{}, hsmError("signing", err)
+		// The public half was there; the private one is not.
+		return SignResult{}, hsmError("signing", err, detailNoKey)
 	}
 	for i, digest := range job.Digests {
 		sig, err := signing.Finish(job, pub, digest, raws[i])
@@ -224,11 +259,24 @@ var mechanisms = map[signing.Algorithm]ports.Mechanism{
 	signing.ECDSA:    ports.MechanismECDSA,
 }
 
-func hsmError(what string, err error) error {
+// hsmError is the outcome of an HSM operation that failed with err: a
+// 400 saying missing when the key the request named is not in the
+// partition, else a 502. The adapter's words (the token's label, the
+// library's path) stay in the log.
+func hsmError(what string, err error, missing string) error {
 	if errors.Is(err, ports.ErrKeyNotFound) {
-		return fmt.Errorf("%w: %s: the key profile's authorization key is missing from the partition: %w", ErrSignBadRequest, what, err)
+		return &RefusalError{Kind: ErrSignBadRequest, Detail: missing, Err: fmt.Errorf("%s: %w", what, err)}
 	}
 	return fmt.Errorf("%w: %s: %w", ErrSignUnavailable, what, err)
+}
+
+// badRequest is the 400 of a request signing.ParseRequest, Check or
+// CheckKey refused, with their reason.
+func badRequest(err error) error {
+	if r, ok := errors.AsType[*signing.RequestError](err); ok {
+		return &RefusalError{Kind: ErrSignBadRequest, Detail: r.Reason}
+	}
+	return &RefusalError{Kind: ErrSignBadRequest, Detail: "the request cannot be signed", Err: err}
 }
 
 // partition resolves the tenant's partition and its PIN: never from this
@@ -237,15 +285,17 @@ func (s *Signer) partition(ctx context.Context, tenant string) (ports.Partition,
 	p, err := s.flow.control.Partition(ctx, tenant)
 	switch {
 	case errors.Is(err, postgres.ErrNotFound):
-		return ports.Partition{}, fmt.Errorf("%w: tenant %s has no HSM partition", ErrSignBadRequest, tenant)
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant has no HSM partition"}
 	case err != nil:
 		return ports.Partition{}, fmt.Errorf("%w: partition: %w", ErrSignUnavailable, err)
 	case p.Type != PartitionType:
-		return ports.Partition{}, fmt.Errorf("%w: tenant %s's partition is of type %q; this service signs on %q partitions only", ErrSignBadRequest, tenant, p.Type, PartitionType)
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant's HSM partition is not of type " + PartitionType + ", the one this service signs on",
+			Err: fmt.Errorf("tenant %s's partition is of type %q", tenant, p.Type)}
 	}
 	pin, err := resolvePIN(p.PINRef)
 	if err != nil {
-		return ports.Partition{}, fmt.Errorf("%w: tenant %s's partition: %w", ErrSignBadRequest, tenant, err)
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant's HSM partition has no usable PIN reference",
+			Err: fmt.Errorf("tenant %s's partition: %w", tenant, err)}
 	}
 	return ports.Partition{Tenant: tenant, Type: p.Type, Module: p.Library, Slot: p.Slot, TokenLabel: p.TokenLabel, User: p.User, PIN: pin}, nil
 }

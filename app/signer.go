@@ -107,24 +107,31 @@ func newResourceServer(src config.JWTKeySource) (*oidc.ResourceServer, error) {
 
 // Authenticate runs the resource-server filter of the non-public paths
 // other than /sign-ska on an Authorization header value (§5 rule 4).
-// Under permit-all it lets everything through. Errors wrap
-// ErrUnauthenticated (no key source, or a token that does not verify) or
-// ErrAuthUnavailable (the key source did not answer).
+// Under permit-all it lets everything through. Errors are a
+// [*RefusalError] of ErrUnauthenticated (no key source, or a token that
+// does not verify) or wrap ErrAuthUnavailable (the key source did not
+// answer).
 func (s *Signer) Authenticate(ctx context.Context, header string) error {
 	switch {
 	case s.cfg.PermitAll:
 		return nil
 	case s.resource == nil:
-		return fmt.Errorf("%w: this path needs a bearer token and no JWT key source is configured", ErrUnauthenticated)
+		return &RefusalError{Kind: ErrUnauthenticated, Detail: "this path needs a bearer token and no JWT key source is configured"}
 	}
 	token, ok := bearerToken(header)
 	if !ok {
-		return fmt.Errorf("%w: the request carries no bearer token", ErrUnauthenticated)
+		return &RefusalError{Kind: ErrUnauthenticated, Detail: oidc.ReasonMissing.String()}
 	}
 	_, err := s.resource.Verify(ctx, token)
 	switch {
 	case errors.Is(err, oidc.ErrUnauthenticated):
-		return fmt.Errorf("%w: %w", ErrUnauthenticated, err)
+		// A TokenError's Reason is a fixed sentence; any other text may
+		// name the key source or repeat what the token claimed.
+		detail := "the bearer token is not valid here"
+		if e, ok := errors.AsType[*oidc.TokenError](err); ok {
+			detail = e.Reason.String()
+		}
+		return &RefusalError{Kind: ErrUnauthenticated, Detail: detail, Err: err}
 	case err != nil:
 		return fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
 	}

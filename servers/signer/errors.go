@@ -43,19 +43,21 @@ func errorHandler(logger *slog.Logger, p pages) echo.HTTPErrorHandler {
 }
 
 func problemFor(err error) problem.Problem {
-	switch {
-	case errors.Is(err, app.ErrNoControlDatabase):
+	if errors.Is(err, app.ErrNoControlDatabase) {
 		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", err.Error())
-	case errors.Is(err, app.ErrSignUnauthenticated):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", lastReason(err))
-	case errors.Is(err, app.ErrSignForbidden):
-		return problem.New(http.StatusForbidden, "forbidden", lastReason(err))
-	case errors.Is(err, app.ErrSignBadRequest):
-		return problem.New(http.StatusBadRequest, "bad-request", lastReason(err))
+	}
+	refusal, isRefusal := errors.AsType[*app.RefusalError](err)
+	for _, r := range refusals {
+		switch {
+		case isRefusal && refusal.Kind == r.kind:
+			return problem.New(r.status, r.slug, refusal.Detail)
+		case !isRefusal && errors.Is(err, r.kind):
+			return problem.New(r.status, r.slug, r.detail)
+		}
+	}
+	switch {
 	case errors.Is(err, app.ErrSignUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
-	case errors.Is(err, app.ErrUnauthenticated):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", lastReason(err))
 	case errors.Is(err, app.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "the JWT key source did not answer")
 	}
@@ -66,6 +68,23 @@ func problemFor(err error) problem.Problem {
 		return problem.FromHTTP(e)
 	}
 	return problem.Internal()
+}
+
+// refusals are the 4xx classes of the application. A refusal's detail is
+// its app.RefusalError's Detail, in fixed words; never the error's text,
+// which may name the HSM's library and token or repeat what an
+// unverified token claimed. An error of the class that is no
+// RefusalError gets the class's words.
+var refusals = []struct {
+	kind   error
+	status int
+	slug   string
+	detail string
+}{
+	{app.ErrSignUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
+	{app.ErrUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
+	{app.ErrSignForbidden, http.StatusForbidden, "forbidden", "the request is not authorized"},
+	{app.ErrSignBadRequest, http.StatusBadRequest, "bad-request", "the request cannot be signed"},
 }
 
 // wantsHTML reports a browser: one that asks for text/html before JSON.
@@ -83,14 +102,4 @@ func wantsHTML(r *http.Request) bool {
 func renderError(c echo.Context, p pages, pr problem.Problem) error {
 	data := map[string]any{"Title": pr.Title, "Product": product, "Problem": pr, "RequestID": c.Response().Header().Get(echo.HeaderXRequestID)}
 	return page.Render(c, pr.Status, p.error, data)
-}
-
-// lastReason is the end of an error chain's message: what the caller may
-// be told (never a token: the verifier does not put it in its errors).
-func lastReason(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		return msg[i+2:]
-	}
-	return msg
 }

@@ -91,9 +91,10 @@ func TestResourceServerFilter(t *testing.T) {
 					status, p := get(t, s.URL+"/api/other", b.token)
 					is.Equal(status, 401)
 					is.Equal(p.Type, "urn:svc-dss:problem:unauthenticated")
-					if !strings.HasPrefix(p.Detail, b.detail) {
+					if p.Detail != b.detail {
 						t.Fatalf("detail %q, want %q", p.Detail, b.detail)
 					}
+					is.True(!strings.Contains(p.Detail, "127.0.0.1")) // never the key source's host
 				})
 			}
 		})

@@ -63,6 +63,11 @@ type proxy struct {
 // token is the proxy's self-issued JWT over body; mod changes claims.
 func (p proxy) token(t testing.TB, body []byte, mod func(map[string]any)) string {
 	t.Helper()
+	return signES256(t, p.key, p.kid, p.claims(body, mod))
+}
+
+// claims are the claims of the proxy's token over body, changed by mod.
+func (p proxy) claims(body []byte, mod func(map[string]any)) map[string]any {
 	now := time.Now()
 	claims := map[string]any{
 		"iss": p.module, "aud": signjwt.Audience, "jti": fmt.Sprintf("%d-%d", now.UnixNano(), randUint()),
@@ -72,7 +77,7 @@ func (p proxy) token(t testing.TB, body []byte, mod func(map[string]any)) string
 	if mod != nil {
 		mod(claims)
 	}
-	return signES256(t, p.key, p.kid, claims)
+	return claims
 }
 
 func randUint() uint64 {
@@ -83,8 +88,13 @@ func randUint() uint64 {
 
 func signES256(t testing.TB, key *ecdsa.PrivateKey, kid string, claims map[string]any) string {
 	t.Helper()
+	return signJWT(t, jose.ES256, key, kid, claims)
+}
+
+func signJWT(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, claims map[string]any) string {
+	t.Helper()
 	opts := (&jose.SignerOptions{}).WithType(signjwt.Type).WithHeader("kid", kid)
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +179,18 @@ func newSignWorld(t testing.TB) *signWorld {
 	srv := servertest.Run(t, run, nil, []string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin})
 	w.url, w.logs = srv.URL, srv.Logs
 	return w
+}
+
+// noInternals fails the test when detail names where the HSM is (the
+// library's path, its directory, the token's label) or the kids of the
+// world: a detail says what the caller did wrong and nothing else.
+func (w *signWorld) noInternals(t testing.TB, detail string) {
+	t.Helper()
+	for _, internal := range []string{w.tokA.ModulePath(), filepath.Dir(w.tokA.ModulePath()), w.tokA.Label(), "softhsm", ".so", "proxy-", "slot", "127.0.0.1", "localhost"} {
+		if strings.Contains(strings.ToLower(detail), strings.ToLower(internal)) {
+			t.Fatalf("detail %q names %q", detail, internal)
+		}
+	}
 }
 
 // register makes a proxy key and records it in the control database.
@@ -335,67 +357,91 @@ func TestSignSKAStatuses(t *testing.T) {
 	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)
 	now := time.Now()
 	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	const (
+		badSignature = signjwt.ReasonSignature
+		notTheTokens = "the body's tenantId and moduleUuid are not the token's"
+	)
 	tests := []struct {
 		name   string
 		auth   func() string
 		body   []byte
 		status int
 		kind   string
+		detail string
 	}{
-		{"no header", func() string { return "" }, good, 401, "unauthenticated"},
-		{"malformed header", func() string { return "Bearer not.a.jwt" }, good, 401, "unauthenticated"},
+		{"no header", func() string { return "" }, good, 401, "unauthenticated", "no Authorization header"},
+		{"malformed header", func() string { return "Bearer not.a.jwt" }, good, 401, "unauthenticated", "not a compact JWS signed with an asymmetric algorithm"},
 		{"bad signature", func() string {
 			return "Bearer " + proxy{tenant: tenantA, module: moduleA, kid: "proxy-a", key: other}.token(t, good, nil)
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", badSignature},
 		{"expired", func() string {
 			return "Bearer " + w.a.token(t, good, func(c map[string]any) {
 				c["iat"], c["exp"] = now.Add(-10*time.Minute).Unix(), now.Add(-8*time.Minute).Unix()
 			})
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", "expired at " + now.Add(-8*time.Minute).UTC().Format(time.RFC3339)},
 		{"future", func() string {
 			return "Bearer " + w.a.token(t, good, func(c map[string]any) {
 				c["nbf"], c["exp"] = now.Add(3*time.Minute).Unix(), now.Add(4*time.Minute).Unix()
 			})
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", "not valid before " + now.Add(3*time.Minute).UTC().Format(time.RFC3339)},
 		{"bad claims: audience", func() string {
 			return "Bearer " + w.a.token(t, good, func(c map[string]any) { c["aud"] = "urn:svc-dss:validator" })
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", "aud does not contain " + signjwt.Audience},
 		{"unknown kid", func() string {
 			return "Bearer " + proxy{tenant: tenantA, module: moduleA, kid: "proxy-zz", key: w.a.key}.token(t, good, nil)
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", badSignature},
+		{"kid of another tenant", func() string {
+			return "Bearer " + proxy{tenant: tenantA, module: moduleA, kid: "proxy-b", key: w.b.key}.token(t, good, nil)
+		}, good, 401, "unauthenticated", badSignature},
+		{"alg other than the kid's", func() string {
+			rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return "Bearer " + signJWT(t, jose.RS256, rsaKey, "proxy-a", w.a.claims(good, nil))
+		}, good, 401, "unauthenticated", badSignature},
 		{"token over another body", func() string {
 			return "Bearer " + w.a.token(t, body(w.a, "sign-p256", "SHA-256", "ECDSA", "", digest(crypto.SHA256, "other")), nil)
-		}, good, 401, "unauthenticated"},
+		}, good, 401, "unauthenticated", signjwt.ClaimBodySHA256 + " is not the digest of the request body"},
 		{"tenant mismatch", func() string { return "Bearer " + w.a.token(t, body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d), nil) },
-			body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden"},
+			body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden", notTheTokens},
 		{"module mismatch", func() string {
 			return "Bearer " + w.a.token(t, body(w.a2, "sign-p256", "SHA-256", "ECDSA", "", d), nil)
 		},
-			body(w.a2, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden"},
+			body(w.a2, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden", notTheTokens},
 		{"key of another module", func() string {
 			return "Bearer " + proxy{tenant: tenantA, module: moduleA, kid: "proxy-a2", key: w.a2.key}.token(t, good, nil)
-		}, good, 403, "forbidden"},
+		}, good, 403, "forbidden", "the token's key is registered for another module than its module claim"},
+		{"forged token for a key of another module", func() string {
+			return "Bearer " + proxy{tenant: tenantA, module: moduleA, kid: "proxy-a2", key: other}.token(t, good, nil)
+		}, good, 401, "unauthenticated", badSignature},
 		{"no license (tenant B: validation only)", func() string {
 			b := body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d)
 			return "Bearer " + w.b.token(t, b, nil)
-		}, body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden"},
+		}, body(w.b, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden", "the tenant does not hold the dss license"},
 		{"no permission (tenant C: dss without dss.sign)", func() string {
 			b := body(w.c, "sign-p256", "SHA-256", "ECDSA", "", d)
 			return "Bearer " + w.c.token(t, b, nil)
-		}, body(w.c, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden"},
-		{"bad body", func() string { return "Bearer " + w.a.token(t, []byte("{not json"), nil) }, []byte("{not json"), 400, "bad-request"},
+		}, body(w.c, "sign-p256", "SHA-256", "ECDSA", "", d), 403, "forbidden", "the tenant does not hold the dss.sign permission"},
+		{"bad body", func() string { return "Bearer " + w.a.token(t, []byte("{not json"), nil) }, []byte("{not json"), 400, "bad-request", "the body is not exactly one JSON object"},
 		{"wrong digest length", func() string {
 			return "Bearer " + w.a.token(t, body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d[:20]), nil)
-		}, body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d[:20]), 400, "bad-request"},
+		}, body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d[:20]), 400, "bad-request", "digests[0] has 20 bytes; a SHA-256 digest has 32"},
 		{"unknown algorithm", func() string {
 			return "Bearer " + w.a.token(t, body(w.a, "sign-rsa", "SHA-256", "RSA_RAW", "", d), nil)
-		}, body(w.a, "sign-rsa", "SHA-256", "RSA_RAW", "", d), 400, "bad-request"},
+		}, body(w.a, "sign-rsa", "SHA-256", "RSA_RAW", "", d), 400, "bad-request", `signatureAlgorithm "RSA_RAW" is not one of RSA_PKCS1_V1_5, RSA_PSS, ECDSA`},
 		{"no such key in the partition", func() string {
 			return "Bearer " + w.a.token(t, body(w.a, "nope", "SHA-256", "ECDSA", "", d), nil)
-		}, body(w.a, "nope", "SHA-256", "ECDSA", "", d), 400, "bad-request"},
+		}, body(w.a, "nope", "SHA-256", "ECDSA", "", d), 400, "bad-request", "keyLabel names no signing key of the tenant's partition"},
+		{"the authorization key as keyLabel", func() string {
+			return "Bearer " + w.a.token(t, body(w.a, "sign-p256-ska", "SHA-256", "ECDSA", "", d), nil)
+		}, body(w.a, "sign-p256-ska", "SHA-256", "ECDSA", "", d), 400, "bad-request", `keyLabel's key profile has no authorization key (keyLabel + "-ska") in the tenant's partition`},
 		{"a key profile without its authorization key", func() string {
 			return "Bearer " + w.a.token(t, body(w.a, "no-ska", "SHA-256", "ECDSA", "", d), nil)
-		}, body(w.a, "no-ska", "SHA-256", "ECDSA", "", d), 400, "bad-request"},
+		}, body(w.a, "no-ska", "SHA-256", "ECDSA", "", d), 400, "bad-request", `keyLabel's key profile has no authorization key (keyLabel + "-ska") in the tenant's partition`},
+		{"a key not fit for the algorithm", func() string {
+			return "Bearer " + w.a.token(t, body(w.a, "sign-rsa", "SHA-256", "ECDSA", "", d), nil)
+		}, body(w.a, "sign-rsa", "SHA-256", "ECDSA", "", d), 400, "bad-request", "the key is an RSA key; ask for RSA_PKCS1_V1_5 or RSA_PSS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -403,10 +449,11 @@ func TestSignSKAStatuses(t *testing.T) {
 			auth := tt.auth()
 			status, raw := post(t, w.url, auth, tt.body)
 			is.Equal(status, tt.status) // string(raw)
-			is.True(strings.Contains(string(raw), `"type":"urn:svc-dss:problem:`+tt.kind))
-			if tok := strings.TrimPrefix(auth, "Bearer "); len(tok) > 20 {
-				is.True(!strings.Contains(string(raw), tok)) // never echoed
-			}
+			var p servertest.Problem
+			is.NoErr(json.Unmarshal(raw, &p))
+			is.Equal(p.Type, "urn:svc-dss:problem:"+tt.kind)
+			is.Equal(p.Detail, tt.detail)
+			w.noInternals(t, p.Detail)
 		})
 	}
 
@@ -431,6 +478,101 @@ func TestSignSKAStatuses(t *testing.T) {
 		res.Body.Close()
 		is.Equal(res.StatusCode, 413)
 	})
+}
+
+// A body the token signed is still read strictly: one JSON object and
+// nothing after it, names exactly as spelled, none twice or unknown, and
+// digests in strict base64. Each refusal is a 400 with its detail.
+func TestSignSKABodyStrict(t *testing.T) {
+	t.Parallel()
+	w := newSignWorld(t)
+	d := digest(crypto.SHA256, "document")
+	good := string(body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d))
+	b64 := base64.StdEncoding.EncodeToString(d)
+	const (
+		notObject = "the body is not exactly one JSON object"
+		twice     = "the body gives a member name twice"
+		unknown   = "the body has a member that is not part of a sign request (names are case-sensitive: tenantId, moduleUuid, keyLabel, hashAlgorithm, signatureAlgorithm, ecdsaEncoding, digests)"
+		notBase64 = "digests[0] is not standard base64 (padded, no line breaks, zero padding bits)"
+	)
+	// The last character before "=" carries two padding bits: "g" has
+	// them zero, "h" does not, and a lenient decoder reads both alike.
+	if !strings.HasSuffix(b64, "g=") {
+		t.Fatalf("the test digest %s does not end in g=", b64)
+	}
+	tests := []struct {
+		name, body, detail string
+	}{
+		{"a stray ] after the object", good + "]", notObject},
+		{"a stray } after the object", good + "}", notObject},
+		{"a second object", good + good, notObject},
+		{"an array of the request", "[" + good + "]", notObject},
+		{"TENANTID for tenantId", strings.Replace(good, `"tenantId"`, `"TENANTID"`, 1), unknown},
+		{"TENANTID beside tenantId", strings.Replace(good, "{", `{"TENANTID":"`+tenantB+`",`, 1), unknown},
+		{"tenantId twice", strings.Replace(good, "{", `{"tenantId":"`+tenantB+`",`, 1), twice},
+		{"keyLabel twice, once escaped", strings.Replace(good, "{", `{"key\u004cabel":"sign-rsa",`, 1), twice},
+		{"an unknown member", strings.Replace(good, "{", `{"slot":0,`, 1), unknown},
+		{"keyLabel null", strings.Replace(good, `"keyLabel":"sign-p256"`, `"keyLabel":null`, 1), "keyLabel is not a string"},
+		{"a digest with a line break", strings.Replace(good, b64, b64[:20]+`\n`+b64[20:], 1), notBase64},
+		{"a digest with a trailing CR LF", strings.Replace(good, b64, b64+`\r\n`, 1), notBase64},
+		{"a digest with non-zero padding bits", strings.Replace(good, b64, strings.TrimSuffix(b64, "g=")+"h=", 1), notBase64},
+		{"a digest without padding", strings.Replace(good, b64, strings.TrimSuffix(b64, "="), 1), notBase64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			b := []byte(tt.body)
+			status, raw := post(t, w.url, "Bearer "+w.a.token(t, b, nil), b)
+			is.Equal(status, 400) // string(raw)
+			var p servertest.Problem
+			is.NoErr(json.Unmarshal(raw, &p))
+			is.Equal(p.Type, "urn:svc-dss:problem:bad-request")
+			is.Equal(p.Detail, tt.detail)
+		})
+	}
+	t.Run("the good body, with white space after it", func(t *testing.T) {
+		is := is.New(t)
+		b := []byte(good + "\r\n")
+		status, _ := post(t, w.url, "Bearer "+w.a.token(t, b, nil), b)
+		is.Equal(status, 200)
+	})
+}
+
+// A tenant's partition that cannot serve is a 400 whose detail says so in
+// fixed words: neither the PIN's environment variable nor the partition's
+// library, token or type.
+func TestSignSKAPartitionDetails(t *testing.T) {
+	t.Parallel()
+	w := newSignWorld(t)
+	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", digest(crypto.SHA256, "document"))
+	tests := []struct {
+		name, set, detail string
+	}{
+		{"PIN from an unset variable", `pin_ref = 'env:SVC_DSS_TEST_NO_SUCH_PIN'`, "the tenant's HSM partition has no usable PIN reference"},
+		{"PIN reference of no scheme", `pin_ref = '1234'`, "the tenant's HSM partition has no usable PIN reference"},
+		{"partition of another type", `partition_type = 'pkcs11-internal-test'`, "the tenant's HSM partition is not of type pkcs11-ska, the one this service signs on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			_, err := db.Exec(`UPDATE hsm_partitions SET `+tt.set+` WHERE tenant_id = $1`, tenantA)
+			is.NoErr(err)
+			defer db.Exec(`UPDATE hsm_partitions SET pin_ref = $1, partition_type = 'pkcs11-ska' WHERE tenant_id = $2`, "pin:"+w.tokA.UserPIN(), tenantA)
+			status, raw := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+			is.Equal(status, 400) // string(raw)
+			var p servertest.Problem
+			is.NoErr(json.Unmarshal(raw, &p))
+			is.Equal(p.Detail, tt.detail)
+			w.noInternals(t, p.Detail)
+			is.True(!strings.Contains(p.Detail, "SVC_DSS_TEST_NO_SUCH_PIN"))
+			is.True(!strings.Contains(p.Detail, "pkcs11-internal-test"))
+		})
+	}
 }
 
 // Infrastructure failures are 502: the control database down, the HSM
