@@ -60,6 +60,8 @@ func problemFor(err error) problem.Problem {
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
 	case errors.Is(err, app.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "the JWT key source did not answer")
+	case errors.Is(err, errBodyTimeout):
+		return problem.New(http.StatusRequestTimeout, "", errBodyTimeout.Error())
 	}
 	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())

@@ -2,10 +2,13 @@ package main
 
 import (
 	"embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -48,8 +51,7 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The shell's former defaults, until the signer sets its own.
-	e := shell.New(logger, errorHandler(logger, p), shell.Timeouts{ReadHeader: 10 * time.Second, Read: 5 * time.Minute, Write: 5 * time.Minute, Idle: 2 * time.Minute})
+	e := shell.New(logger, errorHandler(logger, p), timeouts(cfg.SigningTimeout))
 	e.Use(
 		page.Headers,
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),
@@ -60,6 +62,26 @@ func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	e.GET("/actuator/health", health(a))
 	e.POST(signPath, signSKA(a))
 	return e, nil
+}
+
+// The read bounds of the signer's HTTP server. Nothing it takes is larger
+// than a sign request, at most 64 KiB (maxSignRequest), which a slow link
+// sends in a second or two: a client that sends its headers slowly, or
+// declares a Content-Length its body never reaches, holds a connection
+// for seconds, not minutes (issue 14). Its body is read before anything
+// else, because the token signs its exact bytes: a stalled body is a 408
+// once readTimeout has passed since the request began.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// timeouts are the server's timeouts for a signing timeout of signing.
+// The write timeout runs from the end of the headers: it covers the
+// body, the signing and the answer.
+func timeouts(signing time.Duration) shell.Timeouts {
+	return shell.Timeouts{ReadHeader: readHeaderTimeout, Read: readTimeout, Write: readTimeout + signing + 10*time.Second, Idle: idleTimeout}
 }
 
 // public reports the paths anyone may call: the index, its assets and the
@@ -124,13 +146,13 @@ func signSKA(a *app.Signer) echo.HandlerFunc {
 			// Read the body anyway, so that the size cap of /api/ is
 			// enforced for bodies of undeclared length: 413 before 503.
 			if _, rerr := io.Copy(io.Discard, c.Request().Body); rerr != nil {
-				return rerr
+				return bodyError(rerr)
 			}
 			return err
 		}
 		body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxSignRequest+1))
 		if err != nil {
-			return err
+			return bodyError(err)
 		}
 		if len(body) > maxSignRequest {
 			return errSignTooLarge
@@ -142,6 +164,18 @@ func signSKA(a *app.Signer) echo.HandlerFunc {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(http.StatusOK, signResponse{RequestID: c.Response().Header().Get(echo.HeaderXRequestID), SignResult: res})
 	}
+}
+
+// errBodyTimeout is a request body that did not arrive within
+// readTimeout: 408.
+var errBodyTimeout = errors.New("the request body did not arrive in time: the signer reads a whole request within seconds")
+
+// bodyError is the outcome of a body read that failed with err.
+func bodyError(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: %w", errBodyTimeout, err)
+	}
+	return err
 }
 
 // signResponse is the JSON answer of sign-ska (docs/signing-api.yaml).

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -15,6 +18,8 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/servertest"
@@ -290,4 +295,87 @@ func TestGracefulShutdown(t *testing.T) {
 	is.Equal(code, 0)
 	_, err = net.DialTimeout("tcp", p.Addr, time.Second)
 	is.True(err != nil)
+}
+
+// Issue 14: a Content-Length larger than the body, or headers that never
+// end, held a connection for the 5-minute read timeout. The signer takes
+// 64 KiB at the most and bounds its reads to match: a stalled body is a
+// 408 and the connection closes; stalled headers close it. The server
+// runs here with bounds of a fraction of a second, and the client waits
+// three times as long.
+func TestReadBounds(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	tm := timeouts(30 * time.Second)
+	is.Equal(tm.ReadHeader, 5*time.Second)
+	is.Equal(tm.Read, 10*time.Second)
+	is.Equal(tm.Write, 50*time.Second) // the body, 30 s of signing, the answer
+
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	cfg, err := config.LoadSigner(nil, []string{"SVC_DSS_CONTROL_DB_URL=" + pgtest.NewDatabaseURL(t)}, io.Discard)
+	is.NoErr(err)
+	a, err := app.NewSigner(cfg, logger)
+	is.NoErr(err)
+	t.Cleanup(func() { a.Close() })
+	e, err := newServer(a, logger)
+	is.NoErr(err)
+	is.Equal(e.Server.ReadHeaderTimeout, readHeaderTimeout) // what the server runs with
+	is.Equal(e.Server.ReadTimeout, readTimeout)
+	const header, read = 200 * time.Millisecond, 500 * time.Millisecond
+	e.Server.ReadHeaderTimeout, e.Server.ReadTimeout = header, read
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	is.NoErr(err)
+	go e.Server.Serve(ln)
+	t.Cleanup(func() { e.Server.Close() })
+
+	dial := func(t *testing.T, send string) net.Conn {
+		t.Helper()
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		if _, err := io.WriteString(conn, send); err != nil {
+			t.Fatal(err)
+		}
+		return conn
+	}
+	// closed reports whether the server closed conn, as opposed to the
+	// client's own deadline passing first.
+	closed := func(conn net.Conn) bool {
+		_, err := io.Copy(io.Discard, conn)
+		ne, ok := errors.AsType[net.Error](err)
+		return err == nil || !(ok && ne.Timeout()) // EOF, or reset by the server
+	}
+
+	t.Run("a body shorter than its Content-Length", func(t *testing.T) {
+		is := is.New(t)
+		body := `{"tenantId":`
+		conn := dial(t, fmt.Sprintf("POST %s HTTP/1.1\r\nHost: signer\r\nContent-Type: application/json\r\nAuthorization: Bearer x.y.z\r\nContent-Length: %d\r\n\r\n%s", signPath, 1000, body))
+		is.NoErr(conn.SetReadDeadline(time.Now().Add(3 * read)))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		is.NoErr(err) // answered within three read timeouts
+		var p servertest.Problem
+		is.NoErr(json.NewDecoder(res.Body).Decode(&p))
+		res.Body.Close()
+		is.Equal(res.StatusCode, http.StatusRequestTimeout)
+		is.Equal(p.Detail, "the request body did not arrive in time: the signer reads a whole request within seconds")
+		is.True(res.Close)    // the connection ends with the answer
+		is.True(closed(conn)) // and is closed
+	})
+	t.Run("headers that never end", func(t *testing.T) {
+		is := is.New(t)
+		conn := dial(t, "POST "+signPath+" HTTP/1.1\r\nHost: signer\r\nContent-Length: 10\r\n")
+		is.NoErr(conn.SetReadDeadline(time.Now().Add(3 * header)))
+		is.True(closed(conn)) // closed by the server within three header timeouts
+	})
+	t.Run("a complete request is answered", func(t *testing.T) {
+		is := is.New(t)
+		conn := dial(t, "POST "+signPath+" HTTP/1.1\r\nHost: signer\r\nContent-Length: 2\r\n\r\n{}")
+		is.NoErr(conn.SetReadDeadline(time.Now().Add(3 * read)))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		is.NoErr(err)
+		res.Body.Close()
+		is.Equal(res.StatusCode, http.StatusUnauthorized) // no token, but read and answered
+	})
 }
