@@ -64,6 +64,7 @@ func TestMRAThirdCountryList(t *testing.T) {
 	if zz == nil || zz.List == nil {
 		t.Fatalf("the ZZ list was not loaded: %+v", snap.Lists)
 	}
+	is.Equal(zz.Territory, "ZZ")          // the name its pointer's type gives it
 	is.Equal(zz.Framework, trust.EUEIDAS) // mapped onto eIDAS by the agreement
 	is.Equal(zz.Authenticity, trust.AuthValid)
 	svc := zz.List.Providers[0].Services[0]
@@ -99,4 +100,50 @@ func TestMRAThirdCountryList(t *testing.T) {
 	r := qualification.Evaluate(qualification.Input{Indication: verdict.TotalPassed, Signer: signer, Framework: a.Framework, Listings: listings, BestSignatureTime: at})
 	is.Equal(*r.EIDAS, qualification.QESig)
 	is.Equal(r.Notes[0].Code, qualification.CodeMRA)
+}
+
+// A tampered third-country list that claims to be "EU" never becomes a
+// second EU entry: its territory comes from the pointer that led to it,
+// and a copy whose signature fails supplies nothing. Before, the list
+// named itself, so the tampered copy was held as a second "EU" list.
+func TestMRAListTerritoryComesFromItsPointer(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	dir := realworld.Trust(t)
+	const (
+		mraLOTL = "https://example.test/mra-lotl.xml"
+		zzTL    = "https://esignature.ec.europa.eu/efda/intl-pilot/api/v1/intl-pilot/tl/mra_tl_zz.xml"
+	)
+	at := time.Date(2022, 7, 28, 9, 0, 0, 0, time.UTC)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cache, err := tlcache.Open(t.TempDir(), logger)
+	is.NoErr(err)
+	lotl, err := os.ReadFile(filepath.Join(dir, "dss/mra/mra-lotl.xml"))
+	is.NoErr(err)
+	zz, err := os.ReadFile(filepath.Join(dir, "dss/mra/mra-zz-tl.xml"))
+	is.NoErr(err)
+	claimsEU := regexp.MustCompile(`<SchemeTerritory>ZZ</SchemeTerritory>`).ReplaceAll(zz, []byte("<SchemeTerritory>EU</SchemeTerritory>"))
+	is.True(string(claimsEU) != string(zz))
+	is.NoErr(cache.Store(context.Background(), mraLOTL, lotl, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
+	is.NoErr(cache.Store(context.Background(), zzTL, claimsEU, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
+	signerDER, err := os.ReadFile(filepath.Join(dir, "anchors", "pades-009-mra-john-doe-lta-1.cer"))
+	is.NoErr(err)
+	lotlSigner, err := cert.Parse(signerDER)
+	is.NoErr(err)
+	store := app.NewTrustStore(app.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
+		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return at }, logger)
+	snap := store.LoadCache(context.Background())
+
+	eu := 0
+	for _, l := range snap.Lists {
+		if l.Territory == "EU" {
+			eu++
+		}
+		if l.URL == zzTL {
+			is.Equal(l.Territory, "XX") // its pointer's
+			is.True(l.List == nil)      // nothing of it in use
+			is.Equal(l.Refusal, trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonSubstituted})
+		}
+	}
+	is.Equal(eu, 1) // the LOTL alone
 }

@@ -111,7 +111,12 @@ func (s *TrustStore) pass(ctx context.Context, m mode) *trust.Snapshot {
 	if s.sources.SwissURL != "" {
 		prevCH := byURL[s.sources.SwissURL]
 		prevCH.Territory, prevCH.Kind, prevCH.Framework = "CH", trust.TL, trust.CHZERTES
-		swiss := func(trust.List) ([]*x509.Certificate, bool) { return s.sources.SwissCerts, false }
+		swiss := func(l trust.List) ([]*x509.Certificate, trust.AuthReason) {
+			if l.Territory != "CH" {
+				return nil, trust.ReasonSubstituted
+			}
+			return s.sources.SwissCerts, 0
+		}
 		lists = append(lists, s.load(ctx, m, prevCH, s.sources.SwissURL, swiss, s.sources.SwissSource))
 	}
 	next := &trust.Snapshot{Lists: lists, PrivateCA: s.privateCA}
@@ -127,7 +132,12 @@ func (s *TrustStore) pass(ctx context.Context, m mode) *trust.Snapshot {
 // Journal's re-anchoring practice).
 func (s *TrustStore) loadLOTL(ctx context.Context, m mode, prev trust.ListState) trust.ListState {
 	prev.Territory, prev.Kind, prev.Framework = "EU", trust.LOTL, trust.EUEIDAS
-	signers := func(l trust.List) ([]*x509.Certificate, bool) { return s.lotlSignerSet(ctx, m, l), false }
+	signers := func(l trust.List) ([]*x509.Certificate, trust.AuthReason) {
+		if l.Territory != "EU" {
+			return nil, trust.ReasonSubstituted
+		}
+		return s.lotlSignerSet(ctx, m, l), 0
+	}
 	return s.load(ctx, m, prev, s.sources.LOTLURL, signers, s.sources.OJSource)
 }
 
@@ -154,8 +164,8 @@ func (s *TrustStore) lotlSignerSet(ctx context.Context, m mode, lotl trust.List)
 				continue
 			}
 			current := certs
-			pl, auth, err := readList(data, func(trust.List) ([]*x509.Certificate, bool) { return current, false })
-			if err != nil || auth != trust.AuthValid {
+			pl, check, err := readList(data, func(trust.List) ([]*x509.Certificate, trust.AuthReason) { return current, 0 })
+			if err != nil || check.Authenticity != trust.AuthValid {
 				continue
 			}
 			certs = append(certs, lotlSigners(pl)...)
@@ -202,41 +212,41 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 				}
 			}
 			prev := byURL[p.Location]
+			// A list is named by the pointer that led to it, never by what
+			// it says of itself before it is authenticated.
 			prev.Territory, prev.Kind = p.Territory, trust.TL
-			if p.MRA != nil {
-				// A third-country list names its own territory, which
-				// need not be the code its pointer uses (the MRA pilot
-				// points to "XX" for the list of "ZZ").
-				prev.Territory = ""
-			}
 			// A member list's signers come from the LOTL; when the LOTL
-			// itself is not authenticated, neither are they.
+			// itself is not authenticated (NOT_CHECKED), neither are they.
 			source := "the LOTL pointer for " + p.Territory
 			if lotl.Authenticity != trust.AuthValid {
 				certs = nil
 				source = lotl.AnchorSource
 			}
-			signers := func(l trust.List) ([]*x509.Certificate, bool) {
-				// Another territory's list at this pointer's location is a
-				// substituted list, whoever signed it.
-				return certs, p.MRA == nil && l.Territory != p.Territory
+			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
+			signers := func(l trust.List) ([]*x509.Certificate, trust.AuthReason) {
+				switch {
+				case !trustlist.Names(p, l.Territory):
+					// Another territory's list at this pointer's location
+					// is a substituted list, whoever signed it.
+					return nil, trust.ReasonSubstituted
+				case unreadable:
+					// None of the announced certificates can be read:
+					// nothing establishes who may sign it.
+					return nil, trust.ReasonNoReadableSigner
+				}
+				return certs, 0
 			}
 			st := s.load(ctx, m, prev, p.Location, signers, source)
 			if p.MRA != nil && st.List != nil {
-				// A third-country list is read in eIDAS terms through the
-				// agreement, and its anchors are eIDAS ones (decision 0021).
+				// A third-country list may call itself by the territory
+				// its pointer's type names (the MRA pilot points to "XX"
+				// for the list of "ZZ"); trustlist.Names checked that it does.
+				st.Territory = st.List.Territory
+				// It is read in eIDAS terms through the agreement, and its
+				// anchors are eIDAS ones (decision 0021).
 				mapped := copyServices(*st.List)
 				trustlist.ApplyMRA(&mapped, p.MRA)
 				st.List, st.Framework = &mapped, trust.EUEIDAS
-			}
-			lotlDoubtful := lotl.Authenticity == trust.AuthInvalid || lotl.Authenticity == trust.AuthIndeterminate
-			unreadable := lotl.Authenticity == trust.AuthValid && len(p.SignerCertificates) > 0 && len(certs) == 0
-			if st.List != nil && st.Authenticity == trust.AuthNotChecked && (lotlDoubtful || unreadable) {
-				// Its signers come from a LOTL shown tampered or
-				// substituted, or none of the announced certificates can
-				// be read: nothing establishes who may sign it.
-				st.Authenticity = trust.AuthIndeterminate
-				st.LastFailure = "signature-indeterminate"
 			}
 			out[i] = st
 		})
@@ -292,34 +302,40 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 	return st
 }
 
-// signerSet returns the certificates allowed to sign a parsed list, and
-// true when the list is not the one expected at its location (a
-// substituted list), whatever its signature.
-type signerSet func(trust.List) (certs []*x509.Certificate, substituted bool)
+// signerSet returns the certificates allowed to sign a parsed list, or why
+// no signature can authenticate it (a list other than the one expected at
+// its location, announced signers none of which can be read): the list is
+// then INDETERMINATE whatever its signature.
+type signerSet func(trust.List) (certs []*x509.Certificate, problem trust.AuthReason)
 
 // adopt parses and authenticates data and records outcome (zero: no
 // refresh outcome, a cache load). keepFailure keeps LastFailure as set.
+// A copy whose own signature is INVALID or INDETERMINATE is refused.
 func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshness.List, data []byte, signers signerSet, outcome freshness.Outcome, now time.Time, keepFailure bool) trust.ListState {
-	l, auth, err := readList(data, signers)
+	l, check, err := readList(data, signers)
 	if err != nil {
 		s.logger.WarnContext(ctx, "trusted list: does not parse; its anchors are dropped", slog.String("list", st.Territory), slog.String("url", st.URL), slog.String("error", err.Error()))
 		if outcome.Kind != 0 {
 			rec = freshness.Record(rec, freshness.Outcome{Kind: freshness.ParseFailed}, now)
 		}
 		st = rec.Bookkeeping(st)
-		st.List, st.ParseFailed, st.LastFailure, st.Authenticity = nil, true, "parse", 0
+		st.List, st.ParseFailed, st.LastFailure, st.Authenticity, st.SHA1Signature = nil, true, "parse", 0, false
 		return st
 	}
+	if check.Refused() {
+		return s.refuse(ctx, st, rec, check, outcome, now)
+	}
 	if outcome.Kind == freshness.Downloaded {
-		outcome.Authenticity, outcome.IssueDate, outcome.NextUpdate = auth, l.IssueDate, l.NextUpdate
+		outcome.Authenticity, outcome.IssueDate, outcome.NextUpdate = check.Authenticity, l.IssueDate, l.NextUpdate
 	} else if outcome.Kind == freshness.Unchanged {
-		outcome.Authenticity = auth
+		outcome.Authenticity = check.Authenticity
 	}
 	if outcome.Kind != 0 {
 		rec = freshness.Record(rec, outcome, now)
 	}
 	st = rec.Bookkeeping(st)
-	st.List, st.Authenticity, st.ParseFailed = &l, auth, false
+	st.List, st.Authenticity, st.SHA1Signature, st.ParseFailed = &l, check.Authenticity, check.SHA1, false
+	st.Refusal = trust.Check{}
 	st.Framework = trustlist.Framework(l)
 	if st.Territory == "" {
 		// The entry is named by where the list was expected (its pointer);
@@ -329,11 +345,34 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 	if !keepFailure {
 		st.LastFailure = ""
 	}
-	switch auth {
-	case trust.AuthInvalid:
+	if check.SHA1 {
+		s.logger.WarnContext(ctx, "trusted list: its own signature uses SHA-1", slog.String("list", st.Territory), slog.String("url", st.URL))
+	}
+	return st
+}
+
+// refuse records a copy whose own signature is INVALID or INDETERMINATE:
+// it never becomes the copy in use, so no service it lists reaches the
+// store, and it is never cached. A downloaded copy leaves the copy in use,
+// which authenticated when it was adopted, as it is; a copy read again
+// from the cache (at start-up, or confirmed unchanged online) is the copy
+// in use, which goes with it. Either way the list reports the refusal and
+// degrades the store until a copy authenticates again.
+func (s *TrustStore) refuse(ctx context.Context, st trust.ListState, rec freshness.List, check trust.Check, outcome freshness.Outcome, now time.Time) trust.ListState {
+	s.logger.WarnContext(ctx, "trusted list: refused: its own signature is not valid; the copy in use is kept",
+		slog.String("list", st.Territory), slog.String("url", st.URL),
+		slog.String("authenticity", check.Authenticity.String()), slog.String("reason", check.Reason.String()))
+	if outcome.Kind != freshness.Downloaded {
+		st.List, st.Authenticity, st.SHA1Signature = nil, 0, false
+	}
+	if outcome.Kind != 0 {
+		rec = freshness.Record(rec, freshness.Outcome{Kind: freshness.Refused, Authenticity: check.Authenticity}, now)
+	}
+	st = rec.Bookkeeping(st)
+	st.Refusal = check
+	st.LastFailure = "signature-indeterminate"
+	if check.Authenticity == trust.AuthInvalid {
 		st.LastFailure = "signature-invalid"
-	case trust.AuthIndeterminate:
-		st.LastFailure = "signature-indeterminate"
 	}
 	return st
 }
@@ -342,26 +381,34 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 // same tree: the tokenising is most of the cost of a refresh. A document
 // the signature checker cannot read is parsed from its bytes and comes out
 // INDETERMINATE: its signature cannot be checked.
-func readList(data []byte, signers signerSet) (trust.List, trust.Authenticity, error) {
+//
+// What is parsed is what was verified: ParseTree reads the tree's root, and
+// AuthenticateTree is VALID only when the signature's reference resolved
+// to that very node (or to the whole document).
+func readList(data []byte, signers signerSet) (trust.List, trust.Check, error) {
 	if len(data) > trustlist.MaxInputBytes {
 		_, err := trustlist.Parse(data) // reports the limit
-		return trust.List{}, 0, err
+		return trust.List{}, trust.Check{}, err
 	}
 	tree, err := xmldsig.ParseDocument(data)
+	var l trust.List
 	if err != nil {
-		l, perr := trustlist.Parse(data)
-		if perr != nil {
-			return trust.List{}, 0, perr
-		}
-		return l, trust.AuthIndeterminate, nil // a signature we cannot read
+		tree = nil
+		l, err = trustlist.Parse(data)
+	} else {
+		l, err = trustlist.ParseTree(tree)
 	}
-	l, err := trustlist.ParseTree(tree)
 	if err != nil {
-		return trust.List{}, 0, err
+		return trust.List{}, trust.Check{}, err
 	}
-	certs, substituted := signers(l)
-	if substituted {
-		return l, trust.AuthIndeterminate, nil
+	certs, problem := signers(l)
+	switch {
+	case problem != 0:
+		return l, trust.Check{Authenticity: trust.AuthIndeterminate, Reason: problem}, nil
+	case len(certs) == 0:
+		return l, trust.Check{Authenticity: trust.AuthNotChecked}, nil
+	case tree == nil:
+		return l, trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonUnreadableSignature}, nil
 	}
 	return l, trustlist.AuthenticateTree(tree, certs), nil
 }
@@ -372,7 +419,7 @@ func (s *TrustStore) persist(ctx context.Context, url string, st trust.ListState
 	meta := ports.ListMeta{URL: url, Downloaded: cached.Meta.Downloaded, LastOnlineConfirmation: st.LastOnlineConfirmation, ConsecutiveFailures: st.ConsecutiveFailures}
 	var err error
 	switch {
-	case data != nil && st.List != nil && (st.Authenticity == trust.AuthValid || st.Authenticity == trust.AuthNotChecked):
+	case data != nil && st.List != nil && !st.Refusal.Refused() && (st.Authenticity == trust.AuthValid || st.Authenticity == trust.AuthNotChecked):
 		meta.Downloaded = s.clock()
 		err = s.cache.Store(ctx, url, data, meta)
 	case cerr == nil:

@@ -240,7 +240,10 @@ func TestDownloadFailuresKeepTheLastGoodCopy(t *testing.T) {
 }
 
 // Authenticity short of VALID degrades the store whatever its freshness,
-// and the banner ranks it above staleness.
+// and the banner ranks it above staleness. A copy that is not VALID is
+// refused: it never supplies anchors. On a first load nothing is held;
+// once a good copy is held, it stays in use and the list reports the
+// refusal.
 func TestAuthenticityOutcomes(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -248,17 +251,31 @@ func TestAuthenticityOutcomes(t *testing.T) {
 		territory string
 		defect    tl.Defect
 		want      string
+		reason    string
 		category  string
 	}{
-		{"tampered member list", "DE", tl.Tampered, "INVALID", "signature-invalid"},
-		{"member list signed by a stranger", "DE", tl.WrongSigner, "INDETERMINATE", "signature-indeterminate"},
-		{"unsigned member list", "DE", tl.Unsigned, "INDETERMINATE", "signature-indeterminate"},
-		{"tampered Swiss list", "CH", tl.Tampered, "INVALID", "signature-invalid"},
-		{"substituted Swiss list", "CH", tl.WrongSigner, "INDETERMINATE", "signature-indeterminate"},
-		{"tampered LOTL", "EU", tl.Tampered, "INVALID", "signature-invalid"},
+		{"tampered member list", "DE", tl.Tampered, "INVALID", "ALTERED", "signature-invalid"},
+		{"member list signed by a stranger", "DE", tl.WrongSigner, "INDETERMINATE", "SIGNER_NOT_ALLOWED", "signature-indeterminate"},
+		{"unsigned member list", "DE", tl.Unsigned, "INDETERMINATE", "NO_SIGNATURE", "signature-indeterminate"},
+		{"tampered Swiss list", "CH", tl.Tampered, "INVALID", "ALTERED", "signature-invalid"},
+		{"substituted Swiss list", "CH", tl.WrongSigner, "INDETERMINATE", "SIGNER_NOT_ALLOWED", "signature-indeterminate"},
+		{"tampered LOTL", "EU", tl.Tampered, "INVALID", "ALTERED", "signature-invalid"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		check := func(is *is.I, td verdict.TrustData) verdict.ListStatus {
+			l := list(td, tt.territory)
+			is.Equal(l.Authenticity, tt.want)
+			is.True(l.Refused != nil)
+			is.Equal(l.Refused.Authenticity, tt.want)
+			is.Equal(l.Refused.Reason, tt.reason)
+			is.True(l.Refused.Text != "")
+			is.True(!td.Current)
+			is.True(!td.AnchorDataAuthenticated)
+			is.True(td.Degraded)
+			is.Equal(td.Banner.Category, tt.category)
+			return l
+		}
+		t.Run(tt.name+"/first load", func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			e := newEnv(t)
@@ -266,16 +283,37 @@ func TestAuthenticityOutcomes(t *testing.T) {
 			s := e.store(t, e.sources())
 			s.Refresh(context.Background())
 			td := e.status(s)
-			l := list(td, tt.territory)
-			is.Equal(l.Authenticity, tt.want)
-			is.Equal(l.State, "CURRENT") // fresh, but not authenticated
-			is.True(!td.Current)
-			is.True(!td.AnchorDataAuthenticated)
-			is.True(td.Degraded)
-			is.Equal(td.Banner.Category, tt.category)
+			l := check(is, td)
+			is.Equal(l.State, "NEVER_LOADED") // nothing of it is held
+			is.Equal(l.Anchors, 0)
+			is.Equal(l.SequenceNumber, nil)
 			if tt.territory == "EU" {
-				// Members announced by an unauthenticated LOTL are not vouched for.
-				is.Equal(list(td, "DE").Authenticity, "INDETERMINATE")
+				// Without a LOTL in use no member list is announced.
+				is.Equal(list(td, "DE").State, "ABSENT")
+			}
+		})
+		t.Run(tt.name+"/after a good copy", func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			e := newEnv(t)
+			s := e.store(t, e.sources())
+			s.Refresh(context.Background())
+			good := list(e.status(s), tt.territory)
+			spec := e.eco.Spec(tt.territory)
+			spec.SequenceNumber = 5
+			is.NoErr(e.eco.Publish(tt.territory, spec, tt.defect))
+			e.clock.Advance(time.Hour)
+			s.Refresh(context.Background())
+			td := e.status(s)
+			l := check(is, td)
+			is.Equal(l.State, "CURRENT") // the good copy, still fresh enough
+			is.Equal(*l.SequenceNumber, *good.SequenceNumber)
+			is.Equal(l.Anchors, good.Anchors)
+			is.Equal(l.ConsecutiveFailures, 1)
+			is.Equal(*l.LastOnlineConfirmation, *good.LastOnlineConfirmation)
+			if tt.territory == "EU" {
+				// The LOTL in use still announces its members.
+				is.Equal(list(td, "DE").Authenticity, "VALID")
 			}
 		})
 	}

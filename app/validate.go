@@ -94,14 +94,6 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 	if err != nil {
 		return report.Validation{}, err
 	}
-	authenticated := func(territory string) bool {
-		for _, l := range snap.Lists {
-			if l.Territory == territory && l.List != nil {
-				return l.Authenticity == trust.AuthValid
-			}
-		}
-		return false
-	}
 	// Signatures are independent: they are validated side by side, on as
 	// many cores as there are, and reported in document order.
 	reports := make([]verdict.SignatureReport, len(sigs))
@@ -120,7 +112,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 				return
 			}
 			res := etsi.Validate(sig, in, policy)
-			reports[i] = etsi.Report(sig, res, authenticated)
+			reports[i] = etsi.Report(sig, res)
 			etsi.Qualify(&reports[i], sig, res, anchors)
 			details[i] = report.Signature{Evidence: sig, Result: res}
 		})

@@ -2,7 +2,9 @@ package trustlist
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/x509"
+	"errors"
 
 	"github.com/beevik/etree"
 
@@ -12,65 +14,97 @@ import (
 
 // Authenticate checks a list's own signature against the certificates
 // allowed to sign it (validation-service.md §3, "Authenticity of a trusted
-// list"): INVALID when signed content or the signature value
-// was altered, VALID when it verifies with an allowed signer, and
-// INDETERMINATE otherwise (another signer, no signature, or a signature
-// that cannot be checked). With no allowed certificate it returns
+// list"): INVALID when signed content or the signature value was altered,
+// VALID when it verifies with an allowed signer and covers the whole list,
+// and INDETERMINATE otherwise (another signer, no signature, a signature
+// over something else than the list, or one that cannot be checked), each
+// with its [trust.AuthReason]. With no allowed certificate it returns
 // NOT_CHECKED: nothing is configured to check against.
-func Authenticate(data []byte, allowed []*x509.Certificate) trust.Authenticity {
+func Authenticate(data []byte, allowed []*x509.Certificate) trust.Check {
 	if len(allowed) == 0 {
-		return trust.AuthNotChecked
+		return trust.Check{Authenticity: trust.AuthNotChecked}
 	}
 	if len(data) > xmldsig.MaxDocumentSize {
-		return trust.AuthIndeterminate
+		return trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonUnreadableSignature}
 	}
 	doc, err := xmldsig.ParseDocument(data)
 	if err != nil {
-		return trust.AuthIndeterminate
+		return trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonUnreadableSignature}
 	}
 	return AuthenticateTree(doc, allowed)
 }
 
 // AuthenticateTree is [Authenticate] over a document already parsed by
 // xmldsig.ParseDocument (see [ParseTree]).
-func AuthenticateTree(doc *etree.Document, allowed []*x509.Certificate) trust.Authenticity {
+//
+// A VALID outcome vouches for doc's root element, the node [ParseTree]
+// reads: the signature's reference resolved to that very node (or to the
+// whole document), never to a look-alike found by name or Id elsewhere in
+// the document.
+func AuthenticateTree(doc *etree.Document, allowed []*x509.Certificate) trust.Check {
 	if len(allowed) == 0 {
-		return trust.AuthNotChecked
+		return trust.Check{Authenticity: trust.AuthNotChecked}
 	}
 	res, err := xmldsig.VerifyDocument(doc, xmldsig.WithCertificates(allowed...))
-	switch {
-	case err == nil && !coversDocument(res, doc.Root()):
-		// An intact signature over part of the list vouches for that part
-		// only: the rest could have been changed (EU DSS's TL policy
-		// requires the full scope, FullScope at FAIL).
-		return trust.AuthIndeterminate
-	case err == nil && allowedSigner(res.Signer, allowed):
-		return trust.AuthValid
-	case err == nil:
-		return trust.AuthIndeterminate
-	case xmldsig.IsTampered(err):
-		return trust.AuthInvalid
-	default:
-		return trust.AuthIndeterminate
+	c := trust.Check{Authenticity: trust.AuthIndeterminate}
+	if res != nil {
+		c.SHA1 = res.UsesHash(crypto.SHA1)
 	}
+	if err != nil {
+		c.Authenticity, c.Reason = failure(err)
+		return c
+	}
+	switch scope := coverage(res, doc.Root()); {
+	case scope != 0:
+		// An intact signature over something else than the list vouches
+		// for that only: the list read could have been written by anyone
+		// (EU DSS's TL policy requires the full scope, FullScope at FAIL).
+		c.Reason = scope
+	case !allowedSigner(res.Signer, allowed):
+		c.Reason = trust.ReasonSignerNotAllowed
+	default:
+		c.Authenticity = trust.AuthValid
+	}
+	return c
 }
 
-// coversDocument reports whether a verified reference covers the whole
-// list: the document (URI "" or #xpointer(/)) or its root element by Id.
-func coversDocument(res *xmldsig.Result, root *etree.Element) bool {
-	id := ""
-	if root != nil {
-		id = root.SelectAttrValue("Id", "")
+// failure classifies a signature the checker refused.
+func failure(err error) (trust.Authenticity, trust.AuthReason) {
+	switch {
+	case xmldsig.IsTampered(err):
+		return trust.AuthInvalid, trust.ReasonAltered
+	case errors.Is(err, xmldsig.ErrNoSignature):
+		return trust.AuthIndeterminate, trust.ReasonNoSignature
+	case errors.Is(err, xmldsig.ErrMultipleSignatures):
+		return trust.AuthIndeterminate, trust.ReasonSeveralSignatures
+	case errors.Is(err, xmldsig.ErrDuplicateID):
+		return trust.AuthIndeterminate, trust.ReasonAmbiguousReference
 	}
+	return trust.AuthIndeterminate, trust.ReasonUnreadableSignature
+}
+
+// coverage returns zero when a verified reference covers the whole list,
+// and otherwise what the signature covers instead. The whole list is the
+// document (URI "" or "#xpointer(/)") or its root element, reached by an
+// ID the resolver found on exactly that node, each with the
+// enveloped-signature transform: the signature sits inside the list. The
+// decision is made on the node the reference resolved to, never on the
+// URI's text.
+func coverage(res *xmldsig.Result, root *etree.Element) trust.AuthReason {
+	reason := trust.ReasonCoversPart
 	for _, r := range res.References {
 		switch {
-		case r.URI == "", r.URI == "#xpointer(/)":
-			return true
-		case id != "" && (r.URI == "#"+id || r.URI == "#xpointer(id('"+id+"'))"):
-			return true
+		case !r.Enveloped():
+		case r.Document, r.Element != nil && r.Element == root:
+			return 0
+		}
+		if r.Element != nil && root != nil && r.Element.Tag == root.Tag {
+			// A list-shaped element other than the root: a copy nested in
+			// the document or in the signature.
+			reason = trust.ReasonCoversOtherElement
 		}
 	}
-	return false
+	return reason
 }
 
 // allowedSigner accepts the signer when it is one of the allowed

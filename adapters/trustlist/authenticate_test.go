@@ -65,7 +65,7 @@ func TestAuthenticateCorpus(t *testing.T) {
 		{"pyhanko/tl/tsl-be-v6.xml", beSigners, trust.AuthValid},
 	}
 	for _, tt := range tests {
-		if got := trustlist.Authenticate(read(tt.file), tt.signers); got != tt.want {
+		if got := trustlist.Authenticate(read(tt.file), tt.signers).Authenticity; got != tt.want {
 			t.Errorf("%s with %d signers: %v, want %v", tt.file, len(tt.signers), got, tt.want)
 		}
 	}

@@ -91,3 +91,28 @@ func enacted(m *trust.MRA) bool {
 	}
 	return false
 }
+
+// Names reports whether territory is a name the pointer p gives the list
+// it leads to, so that a list read at p's location is the one expected
+// there (TS 119 612 §5.3.13: the pointer's SchemeTerritory is the pointed
+// list's). A third-country list recognised through an MRA may instead use
+// the territory its pointer's TSLType names ("…/TSLType/ZZlist" for "ZZ":
+// the EU's MRA pilot points with SchemeTerritory "XX" to the list of
+// "ZZ"). "EU" never names a list a pointer leads to: a list that calls
+// itself EU there would pass for a second LOTL. The comparison is exact.
+func Names(p trust.Pointer, territory string) bool {
+	switch {
+	case territory == "" || territory == "EU":
+		return false
+	case territory == p.Territory:
+		return true
+	case p.MRA == nil:
+		return false
+	}
+	i := strings.LastIndex(p.TypeURI, "/TSLType/")
+	if i < 0 {
+		return false
+	}
+	named, ok := strings.CutSuffix(p.TypeURI[i+len("/TSLType/"):], "list")
+	return ok && len(named) == 2 && named == territory
+}

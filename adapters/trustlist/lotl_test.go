@@ -115,3 +115,37 @@ func TestMemberLists(t *testing.T) {
 	// A third-country list only with an enacted agreement.
 	is.Equal(got, []string{"at.xml", "be.xml", "xx.xml"})
 }
+
+// TestNames: a list read at a pointer's location must call itself what
+// the pointer calls it; an MRA pointer may name its list through its
+// TSLType; no pointer leads to "EU".
+func TestNames(t *testing.T) {
+	t.Parallel()
+	member := trust.Pointer{Territory: "DE", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric"}
+	mra := trust.Pointer{Territory: "XX", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/ZZlist", MRA: &trust.MRA{}}
+	noMRA := mra
+	noMRA.MRA = nil
+	tests := []struct {
+		p         trust.Pointer
+		territory string
+		want      bool
+	}{
+		{member, "DE", true},
+		{member, "FR", false},
+		{member, "de", false},
+		{member, "", false},
+		{member, "EU", false},
+		{trust.Pointer{Territory: "EU"}, "EU", false},
+		{mra, "XX", true},
+		{mra, "ZZ", true},
+		{mra, "EU", false},
+		{mra, "YY", false},
+		{noMRA, "ZZ", false}, // only an agreement lets the type name the list
+		{trust.Pointer{Territory: "XX", TypeURI: "http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUlist", MRA: &trust.MRA{}}, "EU", false},
+	}
+	for _, tt := range tests {
+		if got := trustlist.Names(tt.p, tt.territory); got != tt.want {
+			t.Errorf("Names(%s %s, %q) = %v, want %v", tt.p.Territory, tt.p.TypeURI, tt.territory, got, tt.want)
+		}
+	}
+}

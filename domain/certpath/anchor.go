@@ -23,6 +23,10 @@ type Anchor struct {
 	Territory string
 	// Private is true for an administrator-supplied anchor.
 	Private bool
+	// Authenticated is true when the copy of the list the anchor came
+	// from was positively authenticated by its own signature (VALID).
+	// It is the anchor's own fact: two lists may share a territory.
+	Authenticated bool
 	// Service is the trust service whose digital identity holds the
 	// certificate (type, status, status history with start times); nil
 	// for a private anchor.
@@ -82,7 +86,8 @@ func AnchorsFrom(snap *trust.Snapshot, parse func(der []byte) (*x509.Certificate
 					if err != nil || cert == nil {
 						continue
 					}
-					a := Anchor{Certificate: cert, Framework: ls.Framework, Territory: ls.Territory, Service: &svc}
+					a := Anchor{Certificate: cert, Framework: ls.Framework, Territory: ls.Territory, Service: &svc,
+						Authenticated: ls.Authenticity == trust.AuthValid}
 					if ls.Framework == trust.CHZERTES {
 						swiss = append(swiss, a)
 					} else {

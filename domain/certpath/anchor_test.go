@@ -101,6 +101,27 @@ func TestAnchorsFrom(t *testing.T) {
 	}
 }
 
+// TestAnchorsCarryTheirListsAuthenticity: each anchor is authenticated by
+// the copy of the list it came from, not by the first list of its
+// territory (two lists may share one: an MRA third-country list and a
+// member list, say).
+func TestAnchorsCarryTheirListsAuthenticity(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p := fx(t)
+	notChecked := tlState("DE", trust.EUEIDAS, p.Root.DER)
+	notChecked.Authenticity = trust.AuthNotChecked
+	valid := tlState("DE", trust.EUEIDAS, p.Intermediate.DER)
+	valid.Authenticity = trust.AuthValid
+	for _, order := range [][]trust.ListState{{notChecked, valid}, {valid, notChecked}} {
+		got := map[string]bool{}
+		for _, a := range certpath.AnchorsFrom(&trust.Snapshot{Lists: order}, x509.ParseCertificate) {
+			got[a.Certificate.Subject.CommonName] = a.Authenticated
+		}
+		is.Equal(got, map[string]bool{"SVC DSS Test Root CA": false, "SVC DSS Test Issuing CA": true})
+	}
+}
+
 // TestSwissPrecedence: the same root on an EU and on the Swiss list; the
 // first path runs the Swiss branch, whatever the order of the lists.
 func TestSwissPrecedence(t *testing.T) {

@@ -30,7 +30,7 @@ func ExampleValidate() {
 		in.Revocation[etsi.Key(l.Cert)] = []revocation.Fact{fact(l.Cert, l.Issuer, revocation.Good, false)}
 	}
 	r := etsi.Validate(sig, in, pol)
-	rep := etsi.Report(sig, r, func(territory string) bool { return territory == "DE" })
+	rep := etsi.Report(sig, r)
 	fmt.Println(rep.SignatureFormat, rep.Indication, rep.SubIndication == nil, rep.TrustFramework, *rep.AnchorCountry, rep.AnchorDataAuthenticated)
 
 	// Without revocation data the process cannot conclude.

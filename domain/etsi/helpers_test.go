@@ -48,7 +48,7 @@ func newUntrusted(t *testing.T) *cades.UntrustedChain {
 }
 
 func euAnchor(p *pki.PKI) certpath.Anchor {
-	return certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"}
+	return certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE", Authenticated: true}
 }
 
 // signature is a well-formed B-level CAdES signature by id, signed a day

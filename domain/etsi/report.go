@@ -15,13 +15,13 @@ import (
 // anchorCountry for a private anchor or no path), errors and warnings
 // (copied, never nil).
 //
-// anchorDataAuthenticated is true only when the anchor came from a
-// trusted list whose territory authenticated reports as authentic
-// (authenticity VALID); authenticated may be nil (never authentic).
+// anchorDataAuthenticated is the anchor's own [certpath.Anchor.Authenticated]:
+// true only when the copy of the list the anchor came from was
+// authenticated VALID, whatever other lists of its territory say.
 //
 // Report leaves the qualifications and handwrittenEquivalent nil: the
 // caller fills them from domain/qualification.
-func Report(sig ades.Signature, r Result, authenticated func(territory string) bool) verdict.SignatureReport {
+func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 	rep := verdict.SignatureReport{
 		SignatureID:     sig.ID,
 		SignatureFormat: ades.SignatureFormat(sig.Format, sig.Level),
@@ -62,6 +62,6 @@ func Report(sig ades.Signature, r Result, authenticated func(territory string) b
 		country := a.Territory
 		rep.AnchorCountry = &country
 	}
-	rep.AnchorDataAuthenticated = authenticated != nil && authenticated(a.Territory)
+	rep.AnchorDataAuthenticated = a.Authenticated
 	return rep
 }

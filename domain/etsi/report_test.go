@@ -16,63 +16,45 @@ import (
 func TestReport(t *testing.T) {
 	t.Parallel()
 	p := newPKI(t)
-	only := func(territories ...string) func(string) bool {
-		return func(t string) bool {
-			for _, x := range territories {
-				if x == t {
-					return true
-				}
-			}
-			return false
-		}
-	}
 	cases := []struct {
-		name          string
-		anchor        *certpath.Anchor // nil: no path
-		result        etsi.Result
-		authenticated func(string) bool
-		framework     string
-		country       string // "": nil
-		authentic     bool
-		format        string
-		level         ades.Level // the reader's
+		name      string
+		anchor    *certpath.Anchor // nil: no path
+		result    etsi.Result
+		framework string
+		country   string // "": nil
+		authentic bool
+		format    string
+		level     ades.Level // the reader's
 	}{
 		{
-			name:   "spec 2 rule 1: EU anchor gives EU_EIDAS and the list territory",
-			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
-			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("DE"),
+			name:      "spec 2 rule 1: EU anchor gives EU_EIDAS and the list territory",
+			anchor:    &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE", Authenticated: true},
+			result:    etsi.Result{Indication: verdict.TotalPassed},
 			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: true, format: "CAdES_BASELINE_LT", level: ades.LevelLT,
 		},
 		{
-			name:   "spec 2 trustData: anchor list not authenticated",
-			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
-			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("AT"),
-			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B", level: ades.LevelB,
-		},
-		{
-			name:      "spec 2 trustData: no authenticity function",
+			name:      "spec 2 trustData: anchor list not authenticated",
 			anchor:    &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"},
 			result:    etsi.Result{Indication: verdict.TotalPassed},
 			framework: verdict.FrameworkEUEIDAS, country: "DE", authentic: false, format: "CAdES_BASELINE_B", level: ades.LevelB,
 		},
 		{
-			name:   "spec 2 rule 3: Swiss anchor gives CH_ZERTES",
-			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH"},
-			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: only("CH"),
+			name:      "spec 2 rule 3: Swiss anchor gives CH_ZERTES",
+			anchor:    &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH", Authenticated: true},
+			result:    etsi.Result{Indication: verdict.TotalPassed},
 			framework: verdict.FrameworkCHZertES, country: "CH", authentic: true, format: "CAdES_BASELINE_T", level: ades.LevelT,
 		},
 		{
-			name:   "spec 2 rule 5: private anchor gives UNKNOWN and no country",
-			anchor: &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.Unknown, Private: true},
-			result: etsi.Result{Indication: verdict.TotalPassed}, authenticated: func(string) bool { return true },
+			name:      "spec 2 rule 5: private anchor gives UNKNOWN and no country",
+			anchor:    &certpath.Anchor{Certificate: p.Root.Certificate, Framework: trust.Unknown, Private: true, Authenticated: true},
+			result:    etsi.Result{Indication: verdict.TotalPassed},
 			framework: verdict.FrameworkUnknown, format: "CAdES_BASELINE_B", level: ades.LevelB,
 		},
 		{
 			name: "spec 2 rule 2: no path gives UNKNOWN, never EU_EIDAS",
 			result: etsi.Result{Indication: verdict.Indeterminate, SubIndication: etsi.SubNoCertificateChainFound,
 				Errors: []verdict.Message{{Code: etsi.SubNoCertificateChainFound, Message: "no chain"}}},
-			authenticated: func(string) bool { return true },
-			framework:     verdict.FrameworkUnknown, format: "CAdES_NOT_ETSI", level: ades.NotBaseline,
+			framework: verdict.FrameworkUnknown, format: "CAdES_NOT_ETSI", level: ades.NotBaseline,
 		},
 	}
 	for _, c := range cases {
@@ -85,7 +67,7 @@ func TestReport(t *testing.T) {
 			if c.anchor != nil {
 				r.Path = &certpath.Path{Certificates: []*x509.Certificate{p.SignerRSA.Certificate, p.Intermediate.Certificate, p.Root.Certificate}, Anchor: *c.anchor}
 			}
-			rep := etsi.Report(sig, r, c.authenticated)
+			rep := etsi.Report(sig, r)
 			is.Equal(rep.SignatureID, "S-1")
 			is.Equal(rep.SignatureFormat, c.format)
 			is.Equal(rep.Indication, r.Indication)
@@ -120,10 +102,10 @@ func TestReportFromValidate(t *testing.T) {
 	p := newPKI(t)
 	sig := signature(p.SignerECDSAQC)
 	in := inputs(p)
-	in.Anchors = certpath.NewAnchorSet([]certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH"}})
+	in.Anchors = certpath.NewAnchorSet([]certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.CHZERTES, Territory: "CH", Authenticated: true}})
 	in.Revocation = goodFacts(sig, in, true)
 	r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
-	rep := etsi.Report(sig, r, func(string) bool { return true })
+	rep := etsi.Report(sig, r)
 	is.Equal(rep.Indication, verdict.TotalPassed)
 	is.Equal(rep.TrustFramework, verdict.FrameworkCHZertES)
 	is.Equal(*rep.AnchorCountry, "CH")
@@ -132,6 +114,6 @@ func TestReportFromValidate(t *testing.T) {
 	is.Equal(rep.PDF, nil) // not a PDF signature: the object is left out
 
 	sig.PDF = &ades.PDFPlacement{Field: "Approval", Reason: "approved", Location: "Bern", Revision: 2}
-	rep = etsi.Report(sig, r, func(string) bool { return true })
+	rep = etsi.Report(sig, r)
 	is.Equal(*rep.PDF, verdict.PDFSignature{Field: "Approval", Revision: 2, Reason: "approved", Location: "Bern"})
 }

@@ -66,7 +66,7 @@ func Aggregate(statuses []Status) Summary {
 		sum.AnyAnchors = sum.AnyAnchors || (s.List.Loaded && s.List.Anchors > 0)
 		sum.Degraded = sum.Degraded || s.Degraded
 		sum.Failing = sum.Failing || s.Failing
-		sum.Current = sum.Current && s.State == Current && s.List.Authenticity == trust.AuthValid &&
+		sum.Current = sum.Current && s.State == Current && s.List.Authenticity == trust.AuthValid && !s.Degraded &&
 			!s.Failing && !s.List.ParseFailed
 		if s.Category.Outranks(sum.Category) {
 			sum.Category = s.Category

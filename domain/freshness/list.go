@@ -61,6 +61,11 @@ type List struct {
 	// signature. Zero on a held copy means no outcome was recorded, which
 	// counts as not positively confirmed.
 	Authenticity trust.Authenticity
+	// Refused is the authenticity (INVALID or INDETERMINATE) of the latest
+	// copy that was read and refused; zero when the latest copy was
+	// adopted. A refusal degrades the list whatever the held copy's
+	// Authenticity.
+	Refused trust.Authenticity
 	// ParseFailed reports that the last fetched copy did not parse (§3
 	// rule 8). [Record] drops the held copy with it, as the store is
 	// rebuilt without the list; if a copy is still held, Evaluate judges it
@@ -105,8 +110,9 @@ type Status struct {
 	// still be CURRENT until warn-after passes.
 	Failing bool
 	// Degraded reports that the list's own signature was not positively
-	// confirmed: Authenticity is short of VALID on a held copy, or is a
-	// recorded failure on a list that holds none. It makes the store
+	// confirmed: the latest copy read was refused, Authenticity is short
+	// of VALID on a held copy, or is a recorded failure on a list that
+	// holds none. It makes the store
 	// degraded regardless of freshness (§3 "Authenticity").
 	Degraded bool
 	// Category is the list's most important problem, zero when it has none.
@@ -184,6 +190,9 @@ func age(from, now time.Time, warn, fail time.Duration, fresh State) State {
 // list that holds no copy and has no recorded outcome has nothing to
 // authenticate.
 func degraded(l List) bool {
+	if l.Refused != 0 {
+		return true
+	}
 	if l.Authenticity == trust.AuthValid {
 		return false
 	}
@@ -194,6 +203,10 @@ func degraded(l List) bool {
 // the Category constants.
 func category(l List, s Status) Category {
 	switch {
+	case l.Refused == trust.AuthInvalid:
+		return CategorySignatureInvalid
+	case l.Refused == trust.AuthIndeterminate:
+		return CategorySignatureIndeterminate
 	case s.Degraded && l.Authenticity == trust.AuthInvalid:
 		return CategorySignatureInvalid
 	case s.Degraded && l.Authenticity == trust.AuthIndeterminate:

@@ -24,6 +24,11 @@ const (
 	// ParseFailed: a copy was fetched but did not parse; the store is
 	// rebuilt without the list, dropping its anchors (§3 rule 8).
 	ParseFailed // parse-failed
+	// Refused: a copy was fetched and parsed, but its own signature is
+	// INVALID or INDETERMINATE: it is not adopted. The held copy, if any,
+	// stays in use, unconfirmed; the refusal degrades the list until a
+	// copy is adopted again.
+	Refused // refused
 )
 
 func (k OutcomeKind) String() string {
@@ -36,6 +41,8 @@ func (k OutcomeKind) String() string {
 		return "download-failed"
 	case ParseFailed:
 		return "parse-failed"
+	case Refused:
+		return "refused"
 	}
 	return ""
 }
@@ -50,10 +57,10 @@ func (k OutcomeKind) Confirmed() bool { return k == Downloaded || k == Unchanged
 type Outcome struct {
 	Kind OutcomeKind
 	// Authenticity is the outcome of checking the fetched copy's own
-	// signature. Required for Downloaded. For Unchanged, zero keeps the
-	// recorded outcome (the bytes did not change) and any other value
-	// replaces it (the check was re-run, e.g. after the keystore was
-	// supplied). Ignored for failures.
+	// signature. Required for Downloaded and Refused. For Unchanged, zero
+	// keeps the recorded outcome (the bytes did not change) and any other
+	// value replaces it (the check was re-run, e.g. after the keystore was
+	// supplied). Ignored for the other failures.
 	Authenticity trust.Authenticity
 	// IssueDate, NextUpdate and Anchors describe the parsed copy; used for
 	// Downloaded only. A zero NextUpdate means the list is closed.
@@ -75,7 +82,9 @@ type Outcome struct {
 // authenticity and marks it Loaded. Unchanged keeps the held copy as it is;
 // a caller that (re)loads a copy into the store records Downloaded.
 // DownloadFailed only counts a failure: the held copy stays in use and is
-// not confirmed. ParseFailed counts a failure, sets ParseFailed and drops
+// not confirmed. Refused counts a failure and records the refused
+// authenticity (List.Refused) until a confirmation clears it; the held
+// copy stays in use, not confirmed. ParseFailed counts a failure, sets ParseFailed and drops
 // the copy (Loaded false, no anchors, no authenticity outcome), as the
 // store is rebuilt without it; the dates and the last confirmation stay
 // for the record. An unset Kind changes nothing.
@@ -96,6 +105,10 @@ func Record(l List, o Outcome, now time.Time) List {
 	case DownloadFailed:
 		l.ConsecutiveFailures++
 		return l
+	case Refused:
+		l.ConsecutiveFailures++
+		l.Refused = o.Authenticity
+		return l
 	case ParseFailed:
 		l.ConsecutiveFailures++
 		l.ParseFailed = true
@@ -110,5 +123,6 @@ func Record(l List, o Outcome, now time.Time) List {
 	l.ConfirmedInThisProcess = true
 	l.ConsecutiveFailures = 0
 	l.ParseFailed = false
+	l.Refused = 0
 	return l
 }

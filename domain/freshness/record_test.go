@@ -101,6 +101,24 @@ func TestRecord(t *testing.T) {
 			with(current(), func(l *freshness.List) { l.Authenticity = trust.AuthIndeterminate }),
 			[]freshness.Outcome{unchanged},
 			view{cur, cur, cur, false, true, freshness.CategorySignatureIndeterminate}, nil},
+		{"§3 Authenticity: a refused copy keeps the held copy, unconfirmed, and degrades the list",
+			current(), []freshness.Outcome{{Kind: freshness.Refused, Authenticity: trust.AuthInvalid}},
+			view{cur, cur, cur, false, true, freshness.CategorySignatureInvalid},
+			func(is *is.I, l freshness.List) {
+				is.True(l.Loaded)
+				is.Equal(l.Anchors, current().Anchors)
+				is.Equal(l.Authenticity, trust.AuthValid) // the held copy's
+				is.Equal(l.Refused, trust.AuthInvalid)
+				is.Equal(l.ConsecutiveFailures, 1)
+				is.Equal(l.LastOnlineConfirmation, current().LastOnlineConfirmation)
+			}},
+		{"§3 Authenticity: refusals count towards failing",
+			current(), []freshness.Outcome{{Kind: freshness.Refused, Authenticity: trust.AuthIndeterminate}, downloadFailed, {Kind: freshness.Refused, Authenticity: trust.AuthIndeterminate}},
+			view{cur, cur, cur, true, true, freshness.CategorySignatureIndeterminate}, nil},
+		{"§3 Authenticity: a confirmation clears the refusal",
+			current(), []freshness.Outcome{{Kind: freshness.Refused, Authenticity: trust.AuthInvalid}, unchanged},
+			view{cur, cur, cur, false, false, 0},
+			func(is *is.I, l freshness.List) { is.Equal(l.Refused, trust.Authenticity(0)) }},
 		{"§3 rule 7: an outcome of unset kind records nothing",
 			cached(current(), 2*day), []freshness.Outcome{{}},
 			view{cache, cache, cache, false, false, freshness.CategoryCacheOnly}, nil},

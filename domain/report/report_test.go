@@ -43,7 +43,7 @@ func newPKI(t *testing.T) *pki.PKI {
 // application does, at vt, against the fixture root as an EU anchor.
 func validation(t *testing.T, p *pki.PKI, sigs ...ades.Signature) report.Validation {
 	t.Helper()
-	anchors := certpath.NewAnchorSet([]certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE"}})
+	anchors := certpath.NewAnchorSet([]certpath.Anchor{{Certificate: p.Root.Certificate, Framework: trust.EUEIDAS, Territory: "DE", Authenticated: true}})
 	v := report.Validation{ValidationTime: vt}
 	var reports []verdict.SignatureReport
 	for _, sig := range sigs {
@@ -57,7 +57,7 @@ func validation(t *testing.T, p *pki.PKI, sigs ...ades.Signature) report.Validat
 			in.Revocation[etsi.Key(l.Cert)] = append(in.Revocation[etsi.Key(l.Cert)], f)
 		}
 		r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
-		rep := etsi.Report(sig, r, func(string) bool { return true })
+		rep := etsi.Report(sig, r)
 		etsi.Qualify(&rep, sig, r, anchors)
 		reports = append(reports, rep)
 		v.Signatures = append(v.Signatures, report.Signature{Evidence: sig, Result: r})

@@ -26,8 +26,17 @@ type ListState struct {
 	URL       string
 	// List is the copy in use; nil when no usable copy exists.
 	List *List
-	// Authenticity is the outcome of checking the copy in use.
+	// Authenticity is the outcome of checking the copy in use: VALID or
+	// NOT_CHECKED, as a refused copy is never in use (see [Check.Refused]).
 	Authenticity Authenticity
+	// SHA1Signature reports that the copy in use is signed with SHA-1 (its
+	// signature method or a reference digest): accepted, with a warning.
+	SHA1Signature bool
+	// Refusal is the check of the latest copy read that was refused
+	// (INVALID or INDETERMINATE): downloaded, unchanged or loaded from the
+	// cache, it replaced nothing, and a copy in use is the last one that
+	// authenticated. Zero once a copy is adopted again.
+	Refusal Check
 	// AnchorSource names what the list's signature is checked against
 	// (the OJ keystore file, the Swiss signer certificate file, the LOTL
 	// pointer), so that a banner can say what to supply.

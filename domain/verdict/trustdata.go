@@ -65,7 +65,28 @@ type ListStatus struct {
 	ParseFailed            bool       `json:"parseFailed"`
 	Anchors                int        `json:"anchors"`
 	Category               string     `json:"category,omitempty"`
+	// Refused reports the latest copy read that was refused because its
+	// own signature is not VALID; the copy in use, if any, is older.
+	Refused *ListRefusal `json:"refused,omitempty"`
+	// Warnings are what the copy in use is accepted despite.
+	Warnings []ListWarning `json:"warnings,omitempty"`
 }
+
+// ListRefusal is why the latest copy of a list read was not adopted.
+type ListRefusal struct {
+	Authenticity string `json:"authenticity"` // INVALID or INDETERMINATE
+	Reason       string `json:"reason"`       // a trust.AuthReason code
+	Text         string `json:"text"`
+}
+
+// ListWarning is something the copy of a list in use is accepted despite.
+type ListWarning struct {
+	Code string `json:"code"`
+	Text string `json:"text"`
+}
+
+// WarningListSignatureSHA1 marks a list whose own signature uses SHA-1.
+const WarningListSignatureSHA1 = "LIST_SIGNATURE_SHA1"
 
 // PrivateCA reports the administrator-supplied anchors. They are outside
 // freshness and outside the aggregate.
@@ -125,6 +146,18 @@ func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) 
 		}
 		if st.Category != 0 {
 			ls.Category = st.Category.String()
+		}
+		if r := l.Refusal; r.Refused() {
+			// The list reports what its publisher serves now; the copy in
+			// use, whose dates follow, authenticated when it was adopted.
+			// The trust data is not positively confirmed while it lasts.
+			ls.Authenticity = r.Authenticity.String()
+			td.AnchorDataAuthenticated = false
+			ls.Refused = &ListRefusal{Authenticity: r.Authenticity.String(), Reason: r.Reason.String(), Text: r.Reason.Text()}
+		}
+		if l.List != nil && l.SHA1Signature {
+			ls.Warnings = append(ls.Warnings, ListWarning{Code: WarningListSignatureSHA1,
+				Text: "the list's own signature uses SHA-1, which no longer resists collisions; it is accepted for now"})
 		}
 		if l.List != nil {
 			seq := l.List.SequenceNumber

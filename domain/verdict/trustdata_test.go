@@ -79,6 +79,9 @@ func TestAnchorDataAuthenticated(t *testing.T) {
 		{"a held list not authenticated", func(s *trust.Snapshot) { s.Lists[0].Authenticity = trust.AuthIndeterminate }, false},
 		{"no list held (NEVER_LOADED)", func(s *trust.Snapshot) { s.Lists[0].List = nil }, false},
 		{"no list configured", func(s *trust.Snapshot) { s.Lists = nil }, false},
+		{"the latest copy of a held list refused", func(s *trust.Snapshot) {
+			s.Lists[0].Refusal = trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonAmbiguousReference}
+		}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,4 +90,32 @@ func TestAnchorDataAuthenticated(t *testing.T) {
 			is.New(t).Equal(verdict.NewTrustData(snap, at, th).AnchorDataAuthenticated, tt.want)
 		})
 	}
+}
+
+// A refused copy: the list reports what its publisher serves now and why
+// it was refused, while the copy in use (its dates, its anchors) is the
+// older one; a SHA-1 list signature is a warning on the copy in use.
+func TestListRefusalAndWarnings(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	snap := snapshot()
+	snap.Lists[0].Refusal = trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonCoversOtherElement}
+	snap.Lists[0].SHA1Signature = true
+	td := verdict.NewTrustData(snap, issued.Add(2*time.Hour), th)
+	l := td.Lists[0]
+	is.Equal(l.Authenticity, "INDETERMINATE")
+	is.Equal(*l.Refused, verdict.ListRefusal{Authenticity: "INDETERMINATE", Reason: "COVERS_OTHER_ELEMENT", Text: trust.ReasonCoversOtherElement.Text()})
+	is.Equal(*l.SequenceNumber, 7) // the copy in use
+	is.Equal(l.Anchors, 2)
+	is.Equal(l.Category, "signature-indeterminate")
+	is.True(td.Degraded)
+	is.True(!td.Current)
+	is.Equal(td.Banner.Category, "signature-indeterminate")
+	is.Equal(len(l.Warnings), 1)
+	is.Equal(l.Warnings[0].Code, verdict.WarningListSignatureSHA1)
+
+	b, err := json.Marshal(l)
+	is.NoErr(err)
+	is.True(bytes.Contains(b, []byte(`"refused":{"authenticity":"INDETERMINATE","reason":"COVERS_OTHER_ELEMENT","text":"`)))
+	is.True(bytes.Contains(b, []byte(`"warnings":[{"code":"LIST_SIGNATURE_SHA1","text":"`)))
 }

@@ -50,6 +50,10 @@ func (s *parsedSignature) result() *Result {
 		SignatureID:            s.id,
 		CanonicalizationMethod: s.c14nURI,
 		SignatureMethod:        s.method,
+		SignatureHash:          signatureMethods[s.method].hash,
+	}
+	if s.pss != nil {
+		r.SignatureHash = s.pss.hash
 	}
 	for _, ref := range s.references {
 		rr := Reference{URI: ref.uri, Type: ref.typ, ID: ref.id, DigestMethod: ref.digestURI}

@@ -1,6 +1,7 @@
 package xmldsig
 
 import (
+	"crypto"
 	"crypto/x509"
 	"fmt"
 	"time"
@@ -38,7 +39,10 @@ type Result struct {
 	SignatureID            string // Id attribute of ds:Signature
 	CanonicalizationMethod string
 	SignatureMethod        string
-	References             []Reference
+	// SignatureHash is the hash the signature method signs with (for
+	// rsa-pss with RSAPSSParams, the one its parameters name).
+	SignatureHash crypto.Hash
+	References    []Reference
 
 	// SignedProperties reports a verified XAdES SignedProperties reference
 	// (Type http://uri.etsi.org/01903#SignedProperties).
@@ -66,6 +70,21 @@ type Reference struct {
 	// second lookup by name or ID. Nil for a whole-document reference and
 	// for references Verify did not get to.
 	Element *etree.Element
+}
+
+// UsesHash reports whether the signature relies on h: as the hash of its
+// signature method or as the digest of a reference. A validation policy
+// asks it of SHA-1.
+func (r *Result) UsesHash(h crypto.Hash) bool {
+	if r.SignatureHash == h {
+		return true
+	}
+	for _, ref := range r.References {
+		if d, ok := digestMethods[ref.DigestMethod]; ok && d == h {
+			return true
+		}
+	}
+	return false
 }
 
 // Enveloped reports whether the reference applies the enveloped-signature
