@@ -226,7 +226,7 @@ func TestReadPublicKeys(t *testing.T) {
 func TestResourceServerKeySet(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	c := &clock{}
+	c := newClock()
 	a := op.Start(t, op.Options{Name: "idp", DistinctKeys: true})
 	rs, err := oidc.NewResourceServer(oidc.KeySource{JWKSetURI: a.JWKSURI}, oidc.Options{Clock: c.Now})
 	is.NoErr(err)

@@ -47,10 +47,17 @@ func setupWith(t *testing.T, o oidc.Options) (a, b *op.Provider, v *oidc.Verifie
 	return a, b, oidc.NewVerifier(providers, o)
 }
 
-// clock is a verifier's clock that a test moves; safe for concurrent use.
-type clock struct{ offset atomic.Int64 }
+// clock is a verifier's clock that stands still until a test moves it,
+// from the instant it was made; safe for concurrent use. Tokens take
+// their times from the wall clock, within the verifier's skew of it.
+type clock struct {
+	start  time.Time
+	offset atomic.Int64
+}
 
-func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func newClock() *clock { return &clock{start: time.Now()} }
+
+func (c *clock) Now() time.Time          { return c.start.Add(time.Duration(c.offset.Load())) }
 func (c *clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // reasonOf is the Reason of a refusal, 0 for anything else.
@@ -172,7 +179,7 @@ func TestVerifyAccessTokenTypes(t *testing.T) {
 func TestVerifyAfterRotation(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	c := &clock{}
+	c := newClock()
 	a, _, v := setupWith(t, oidc.Options{Clock: c.Now})
 	_, err := v.Verify(context.Background(), a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{audience}}))
 	is.NoErr(err)
@@ -190,7 +197,7 @@ func TestVerifyAfterRotation(t *testing.T) {
 func TestUnknownKidRefreshIsRateLimited(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	c := &clock{}
+	c := newClock()
 	a, _, v := setupWith(t, oidc.Options{Clock: c.Now, RefreshInterval: time.Minute})
 	token := func() string {
 		return a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{audience}, Expiry: time.Now().Add(time.Hour)})
@@ -218,7 +225,7 @@ func TestUnknownKidRefreshIsRateLimited(t *testing.T) {
 // keys could not be checked. Known keys still verify from the cache.
 func TestRefetchLimitedWhileJWKSFails(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := newClock()
 	a, _, v := setupWith(t, oidc.Options{Clock: c.Now})
 	good := a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{audience}})
 	garbage := func(t *testing.T) {
@@ -289,7 +296,7 @@ func TestWithdrawnKeyAfterKeySetLifetime(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			c := &clock{}
+			c := newClock()
 			a, _, v := setupWith(t, oidc.Options{Clock: c.Now})
 			a.SetJWKSHeader(tt.header)
 			// Tokens of the old key, valid for longer than the test moves
@@ -327,7 +334,7 @@ func httpTime(d time.Duration) string {
 func TestExpiredKeySetWhileJWKSFails(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	c := &clock{}
+	c := newClock()
 	a, _, v := setupWith(t, oidc.Options{Clock: c.Now})
 	token := a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{audience}, Expiry: time.Now().Add(3 * time.Hour)})
 	_, err := v.Verify(context.Background(), token)
