@@ -38,6 +38,13 @@
 // CKR_USER_ALREADY_LOGGED_IN before looking at it), so a wrong PIN is only
 // noticed when this process holds no other login on that token.
 //
+// Errors name the partition's token (its label or slot) and the module's
+// library path, and a missing key by its label: they are for the
+// operator's log. They are not for the caller whose request named the
+// key, who must not learn where the HSM is: a server answers in its own
+// fixed words, branching on [ports.ErrKeyNotFound] and
+// [ports.ErrHSMUnavailable] (the signer: docs/decisions/0023, Details).
+//
 // # Smart Key Attributes
 //
 // A Securosys Primus key with Smart Key Attributes (SKA) carries a policy
