@@ -13,11 +13,6 @@ import (
 	"github.com/beevik/etree"
 )
 
-// MaxDepth bounds element nesting in ParseDocument. Trusted lists nest about
-// a dozen levels; the bound keeps recursion in the canonicaliser shallow on
-// hostile input.
-const MaxDepth = 256
-
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // ParseDocument parses data into an etree document that canonicalises as the
@@ -36,14 +31,26 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 //
 // The XML declaration is not kept. A DOCTYPE is kept as an etree.Directive
 // but not processed: no entity expansion, no default attributes.
-// Errors wrap ErrMalformedXML, ErrUnsupported or ErrLimitExceeded.
+//
+// The document is held to the default limits (MaxElements, MaxDepth,
+// MaxAttributes, MaxTextBytes) as it is read; [ParseDocumentLimits] takes
+// others. ParseDocument does not bound len(data): the caller does.
+// Errors wrap ErrMalformedXML, ErrUnsupported or ErrLimitExceeded (a
+// *LimitError).
 func ParseDocument(data []byte) (*etree.Document, error) {
+	return ParseDocumentLimits(data, Limits{})
+}
+
+// ParseDocumentLimits is [ParseDocument] with the limits lim instead of the
+// defaults, for callers that know their documents to be smaller than any
+// XML signature can be, such as a trusted list.
+func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
 	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
 		return nil, fmt.Errorf("%w: UTF-16 document", ErrUnsupported)
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 
-	p := parser{data: data, doc: etree.NewDocument()}
+	p := parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults()}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -55,10 +62,16 @@ type parser struct {
 	doc   *etree.Document
 	scope nsScope
 	root  *etree.Element
+
+	lim        Limits
+	elements   int
+	attributes int
+	text       int // bytes of text so far, as MaxTextBytes counts them
 }
 
 func (p *parser) run() error {
-	dec := xml.NewDecoder(bytes.NewReader(p.data))
+	in := &tokenReader{data: p.data, maxText: p.lim.MaxTextBytes}
+	dec := xml.NewDecoder(in)
 	dec.Strict = true
 	dec.CharsetReader = charsetReader
 
@@ -66,12 +79,13 @@ func (p *parser) run() error {
 	depth := 0
 	for {
 		start := dec.InputOffset()
+		in.startToken(start)
 		tok, err := dec.RawToken()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			if errors.Is(err, ErrUnsupported) {
+			if errors.Is(err, ErrUnsupported) || errors.Is(err, ErrLimitExceeded) {
 				return err
 			}
 			return fmt.Errorf("%w: %w", ErrMalformedXML, err)
@@ -81,8 +95,11 @@ func (p *parser) run() error {
 			if depth == 0 && p.root != nil {
 				return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
 			}
-			if depth++; depth > MaxDepth {
-				return fmt.Errorf("%w: elements nested deeper than %d", ErrLimitExceeded, MaxDepth)
+			if err := p.count(t); err != nil {
+				return err
+			}
+			if depth++; depth > p.lim.MaxDepth {
+				return &LimitError{What: "depth", Max: p.lim.MaxDepth}
 			}
 			el, err := p.startElement(cur, t, p.data[start:dec.InputOffset()])
 			if err != nil {
@@ -106,8 +123,14 @@ func (p *parser) run() error {
 				}
 				continue // not part of the data model
 			}
+			if err := p.addText(len(t)); err != nil {
+				return err
+			}
 			cur.CreateText(string(t))
 		case xml.Comment:
+			if err := p.addText(len(t)); err != nil {
+				return err
+			}
 			cur.CreateComment(string(t))
 		case xml.ProcInst:
 			if strings.EqualFold(t.Target, "xml") {
@@ -116,10 +139,16 @@ func (p *parser) run() error {
 				}
 				continue
 			}
+			if err := p.addText(len(t.Inst)); err != nil {
+				return err
+			}
 			cur.CreateProcInst(t.Target, string(t.Inst))
 		case xml.Directive:
 			if depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
 				return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
+			}
+			if err := p.addText(len(t)); err != nil {
+				return err
 			}
 			cur.CreateDirective(string(t))
 		}
@@ -129,6 +158,33 @@ func (p *parser) run() error {
 	}
 	if p.root == nil {
 		return fmt.Errorf("%w: no root element", ErrMalformedXML)
+	}
+	return nil
+}
+
+// count holds the start tag t to the limits before anything of it enters
+// the tree.
+func (p *parser) count(t xml.StartElement) error {
+	if p.elements++; p.elements > p.lim.MaxElements {
+		return &LimitError{What: "elements", Max: p.lim.MaxElements}
+	}
+	if len(t.Attr) > MaxElementAttributes {
+		return &LimitError{What: "element attributes", Max: MaxElementAttributes}
+	}
+	if p.attributes += len(t.Attr); p.attributes > p.lim.MaxAttributes {
+		return &LimitError{What: "attributes", Max: p.lim.MaxAttributes}
+	}
+	for _, a := range t.Attr {
+		if err := p.addText(len(a.Value)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *parser) addText(n int) error {
+	if p.text += n; p.text > p.lim.MaxTextBytes {
+		return &LimitError{What: "text bytes", Max: p.lim.MaxTextBytes}
 	}
 	return nil
 }
