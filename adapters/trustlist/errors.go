@@ -59,9 +59,9 @@ func (e *ParseError) Unwrap() []error { return []error{ErrUnparseable, e.Err} }
 // A LimitError says which limit of limits.go a document exceeded.
 type LimitError struct {
 	// What names the limit: "input size", "depth", "elements",
-	// "OtherTSLPointer", "TrustServiceProvider", "TSPService",
-	// "ServiceHistoryInstance", "TrustServiceEquivalenceInformation",
-	// "TrustServiceTSLType".
+	// "attributes", "text bytes", "OtherTSLPointer",
+	// "TrustServiceProvider", "TSPService", "ServiceHistoryInstance",
+	// "TrustServiceEquivalenceInformation", "TrustServiceTSLType".
 	What string
 	Max  int
 }

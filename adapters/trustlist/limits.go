@@ -1,5 +1,7 @@
 package trustlist
 
+import "github.com/svc-dss/dss/adapters/formats/xmldsig"
+
 // Limits on the work one Parse call does. A trusted list is fetched from
 // the network, so its size and every count in it are attacker-controlled
 // until its signature has been checked, and the signature can only be
@@ -10,10 +12,19 @@ package trustlist
 // Going over a limit returns a [*LimitError] wrapped in a [*ParseError];
 // errors.Is(err, [ErrUnparseable]) and errors.Is(err, [ErrLimit]) are both
 // true.
+//
+// The element, attribute and text limits also bound the tree a list is
+// parsed into for its signature check ([DocumentLimits]). A tree costs
+// far more than its markup (some 300 bytes an element, 500 an attribute:
+// 63 MB of "<a/>" took 4 GiB of allocation as a tree), and a refresh
+// parses four lists at once. At these limits a tree takes at most about
+// 100 MiB of allocation (60 MiB of it live) before a list is refused, so
+// four hostile lists at once stay under 400 MiB, besides their bytes.
 const (
 	// MaxInputBytes bounds the document size. The largest list in the
-	// corpus is 2.4 MB (IT, 2023); the whole EU set is about 28 MB.
-	MaxInputBytes = 64 << 20
+	// corpus is 2.4 MB (IT, 2023); the whole EU set is about 28 MB. A
+	// list's bytes are held while it is parsed, four lists at a time.
+	MaxInputBytes = 16 << 20
 
 	// MaxDepth bounds element nesting. Trusted lists nest at most 21 deep
 	// (the MRA LOTL); deeper documents are a recursion attack, not a list.
@@ -21,8 +32,18 @@ const (
 
 	// MaxElements bounds the number of elements of any kind, so that a
 	// document made of millions of tiny elements cannot expand into
-	// gigabytes of decoded structs. The largest list has 18 437.
-	MaxElements = 1_000_000
+	// gigabytes of decoded structs or tree. The largest list has 18 437.
+	MaxElements = 200_000
+
+	// MaxAttributes bounds the attributes of any kind, namespace
+	// declarations included, over the whole list (6 181 at most).
+	MaxAttributes = 100_000
+
+	// MaxTextBytes bounds the text: character data, attribute values and
+	// comments over the whole list (1.8 MB at most), and so the longest
+	// run of text, which encoding/xml holds whole before returning it
+	// (5 KB at most, a certificate).
+	MaxTextBytes = 8 << 20
 
 	// MaxPointers bounds OtherTSLPointer entries (the LOTL has about 45).
 	MaxPointers = 1_000
@@ -47,3 +68,10 @@ const (
 	// them, so this and MaxServices + MaxHistoryEntries bound its work.
 	MaxEquivalenceTypes = 1_000
 )
+
+// DocumentLimits returns the limits above as xmldsig.ParseDocumentLimits
+// takes them, so that a list parsed into a tree for its signature check is
+// refused while it is tokenised, as [Parse] would refuse it.
+func DocumentLimits() xmldsig.Limits {
+	return xmldsig.Limits{MaxElements: MaxElements, MaxDepth: MaxDepth, MaxAttributes: MaxAttributes, MaxTextBytes: MaxTextBytes}
+}

@@ -50,9 +50,11 @@ func ParseWithNotices(data []byte) (trust.List, []Notice, error) {
 }
 
 // ParseTree is [Parse] over a document already parsed by
-// xmldsig.ParseDocument, so that one parse of the bytes serves both the
-// list's content and its signature check. The caller bounds the input
-// size (MaxInputBytes); the other limits apply as in Parse.
+// xmldsig.ParseDocumentLimits, so that one parse of the bytes serves both
+// the list's content and its signature check. The caller bounds the input
+// size (MaxInputBytes) and passes [DocumentLimits] to the parse, so that a
+// hostile document never becomes a tree; the other limits apply as in
+// Parse.
 func ParseTree(doc *etree.Document) (trust.List, error) {
 	root := doc.Root()
 	if root == nil {

@@ -23,15 +23,17 @@ type rawTokenReader interface {
 // local name alone is deliberate: the limits bound work, and an element in
 // a stray namespace costs as much as one in the right one.
 type limitedTokens struct {
-	in        rawTokenReader
-	depth     int
-	elements  int
-	pointers  int
-	providers int
-	services  int
-	history   int
-	equivs    int
-	eqTypes   int
+	in         rawTokenReader
+	depth      int
+	elements   int
+	attributes int
+	text       int
+	pointers   int
+	providers  int
+	services   int
+	history    int
+	equivs     int
+	eqTypes    int
 }
 
 func (l *limitedTokens) Token() (xml.Token, error) {
@@ -48,6 +50,12 @@ func (l *limitedTokens) Token() (xml.Token, error) {
 		}
 		if l.elements > MaxElements {
 			return nil, &LimitError{What: "elements", Max: MaxElements}
+		}
+		if l.attributes += len(t.Attr); l.attributes > MaxAttributes {
+			return nil, &LimitError{What: "attributes", Max: MaxAttributes}
+		}
+		for _, a := range t.Attr {
+			l.text += len(a.Value)
 		}
 		switch t.Name.Local {
 		case "OtherTSLPointer":
@@ -77,6 +85,17 @@ func (l *limitedTokens) Token() (xml.Token, error) {
 		}
 	case xml.EndElement:
 		l.depth--
+	case xml.CharData:
+		l.text += len(t)
+	case xml.Comment:
+		l.text += len(t)
+	case xml.ProcInst:
+		l.text += len(t.Inst)
+	case xml.Directive:
+		l.text += len(t)
+	}
+	if l.text > MaxTextBytes {
+		return nil, &LimitError{What: "text bytes", Max: MaxTextBytes}
 	}
 	return tok, nil
 }
