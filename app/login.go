@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,8 +16,12 @@ import (
 
 	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/postgres"
-	"github.com/svc-dss/dss/ports"
 )
+
+// LoginLifetime bounds the time from the redirect to the provider to its
+// answer: long enough to type a password and pass a second factor. The
+// browser keeps the sealed login no longer (its cookie's Max-Age).
+const LoginLifetime = 10 * time.Minute
 
 // LoginCallbackPath is the path of the browser UI's OIDC redirect URI:
 // every tenant's redirect URI is its redirect_base_url, or else
@@ -33,33 +40,100 @@ var (
 	ErrLoginState = errors.New("app: no matching sign-in in progress")
 )
 
-// loginLifetime bounds the time from the redirect to the provider to its
-// answer: long enough to type a password and pass a second factor.
-const loginLifetime = 10 * time.Minute
-
 // login holds what the UI login needs beyond the control database: the
-// relying parties, one per provider registration, and where client
-// secrets are read from.
+// relying parties, one per provider registration, where client secrets
+// are read from, and the AEAD that seals logins in progress.
 type login struct {
 	parties   *oidc.RelyingParties
 	lookupEnv func(string) (string, bool)
+	seal      cipher.AEAD
+}
+
+// newLogin returns the login's parts with a sealing key of its own:
+// random, in memory only, so a restart abandons the logins in progress
+// (at most 10 minutes of them), as it ends the sessions.
+func newLogin(parties *oidc.RelyingParties, lookupEnv func(string) (string, bool)) login {
+	key := make([]byte, 32)
+	_, _ = rand.Read(key) // crypto/rand.Read never fails
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		panic(err) // a 32-byte key is always an AES-256 key
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return login{parties: parties, lookupEnv: lookupEnv, seal: aead}
+}
+
+// A pendingLogin is an OIDC authorization-code login in progress: what
+// the callback must match and what the code exchange needs. It is not
+// kept on the server: BeginLogin seals it for the browser to hold
+// (docs/decisions/0024), so starting logins costs the server no memory
+// and a flood of them can displace nobody.
+type pendingLogin struct {
+	Tenant string `json:"t"`
+	// State, Nonce and Verifier (PKCE) are random, single-use values.
+	State    string `json:"s"`
+	Nonce    string `json:"n"`
+	Verifier string `json:"v"`
+	// RedirectURI is the one the authorization request named; the code
+	// exchange must repeat it.
+	RedirectURI string `json:"r"`
+	// Until bounds how long the provider may take to answer.
+	Until time.Time `json:"u"`
+}
+
+// sealContext binds a sealed login to its use: the AEAD's additional
+// data, so that nothing else this key might ever seal opens as a login.
+var sealContext = []byte("svc-dss ui login v1")
+
+// sealLogin encrypts and authenticates l (AES-256-GCM, a random nonce),
+// base64url without padding: only this process can read or forge it.
+func (lg login) sealLogin(l pendingLogin) string {
+	plain, err := json.Marshal(l)
+	if err != nil {
+		panic(err) // strings and a time
+	}
+	nonce := make([]byte, lg.seal.NonceSize(), lg.seal.NonceSize()+len(plain)+lg.seal.Overhead())
+	_, _ = rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(lg.seal.Seal(nonce, nonce, plain, sealContext))
+}
+
+// openLogin is the login sealed in sealed, or errNoLogin when it is not
+// one this process sealed (forged, altered, or sealed before a restart).
+func (lg login) openLogin(sealed string) (pendingLogin, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(sealed)
+	if err != nil || len(raw) < lg.seal.NonceSize() {
+		return pendingLogin{}, errNoLogin
+	}
+	n := lg.seal.NonceSize()
+	plain, err := lg.seal.Open(nil, raw[:n], raw[n:], sealContext)
+	if err != nil {
+		return pendingLogin{}, errNoLogin
+	}
+	var l pendingLogin
+	if err := json.Unmarshal(plain, &l); err != nil {
+		return pendingLogin{}, errNoLogin
+	}
+	return l, nil
 }
 
 // startLogin prepares the authorization request of a login for tenant:
 // the tenant's provider, its relying party (discovered), and fresh state,
 // nonce and PKCE verifier. The URL is where to send the browser.
-func (v *Validator) startLogin(ctx context.Context, tenant string, now time.Time) (ports.Login, string, error) {
+func (v *Validator) startLogin(ctx context.Context, tenant string, now time.Time) (pendingLogin, string, error) {
 	p, reg, err := v.registration(ctx, tenant, "")
 	if err != nil {
-		return ports.Login{}, "", err
+		return pendingLogin{}, "", err
 	}
-	l := ports.Login{
+	l := pendingLogin{
 		Tenant: p.Tenant, State: randomToken(), Nonce: randomToken(), Verifier: randomToken(),
-		RedirectURI: reg.RedirectURI, Until: now.Add(loginLifetime),
+		RedirectURI: reg.RedirectURI, Until: now.Add(LoginLifetime),
 	}
 	u, err := v.login.parties.AuthURL(ctx, reg, oidc.LoginRequest{State: l.State, Nonce: l.Nonce, Verifier: l.Verifier})
 	if err != nil {
-		return ports.Login{}, "", fmt.Errorf("%w: provider %s of tenant %s: %w", ErrAuthUnavailable, reg.Issuer, p.Tenant, err)
+		return pendingLogin{}, "", fmt.Errorf("%w: provider %s of tenant %s: %w", ErrAuthUnavailable, reg.Issuer, p.Tenant, err)
 	}
 	return l, u, nil
 }
@@ -69,7 +143,7 @@ func (v *Validator) startLogin(ctx context.Context, tenant string, now time.Time
 // cross-tenant guard (the token's tenant claim must name the tenant whose
 // login was started: two tenants' providers may share an issuer) and the
 // dss.validator license.
-func (v *Validator) finishLogin(ctx context.Context, l ports.Login, code string) (Principal, error) {
+func (v *Validator) finishLogin(ctx context.Context, l pendingLogin, code string) (Principal, error) {
 	_, reg, err := v.registration(ctx, l.Tenant, l.RedirectURI)
 	if err != nil {
 		return Principal{}, err

@@ -72,9 +72,6 @@ func TestExpiry(t *testing.T) {
 	}{
 		{"idle from now", signedIn, t0.Add(time.Hour), t0.Add(90 * time.Minute)},
 		{"never past the absolute end", signedIn, t0.Add(7*time.Hour + 45*time.Minute), t0.Add(8 * time.Hour)},
-		{"a login in progress outlasts the idle timeout", ports.Session{Tenant: "t", Started: t0, Login: &ports.Login{Until: t0.Add(2 * time.Hour)}}, t0.Add(time.Hour), t0.Add(2 * time.Hour)},
-		{"but not the absolute end", ports.Session{Tenant: "t", Started: t0, Login: &ports.Login{Until: t0.Add(9 * time.Hour)}}, t0.Add(time.Hour), t0.Add(8 * time.Hour)},
-		{"a session that only carries a login lives as long as it", ports.Session{Started: t0, Login: &ports.Login{Until: t0.Add(10 * time.Minute)}}, t0, t0.Add(10 * time.Minute)},
 	}
 	for _, tt := range tests {
 		is.New(t).Equal(v.expiry(tt.s, tt.now), tt.want) // tt.name
@@ -86,4 +83,36 @@ func TestFingerprint(t *testing.T) {
 	is := is.New(t)
 	is.Equal(Fingerprint(""), "")
 	is.Equal(len(Fingerprint("x")), 12)
+}
+
+// A login in progress lives in the browser, sealed: it opens only
+// unaltered, and only in the process that sealed it.
+func TestSealedLogin(t *testing.T) {
+	t.Parallel()
+	lg, other := newLogin(nil, nil), newLogin(nil, nil)
+	l := pendingLogin{Tenant: "t", State: randomToken(), Nonce: randomToken(), Verifier: randomToken(),
+		RedirectURI: "https://validate.example.test/validate/callback", Until: time.Date(2026, 3, 1, 9, 10, 0, 0, time.UTC)}
+	sealed := lg.sealLogin(l)
+	is := is.New(t)
+	got, err := lg.openLogin(sealed)
+	is.NoErr(err)
+	is.Equal(got, l)
+	is.True(lg.sealLogin(l) != sealed) // a fresh nonce each time
+	is.True(len(sealed) < 600)         // a cookie, well under 4 KB
+
+	altered := []byte(sealed)
+	altered[len(altered)/2] ^= 1
+	tests := []struct{ name, sealed string }{
+		{"none", ""},
+		{"altered", string(altered)},
+		{"cut short", sealed[:len(sealed)-1]},
+		{"not base64url", "%%%"},
+		{"shorter than a nonce", "AAAA"},
+	}
+	for _, tt := range tests {
+		_, err := lg.openLogin(tt.sealed)
+		is.Equal(err, errNoLogin) // tt.name
+	}
+	_, err = other.openLogin(sealed)
+	is.Equal(err, errNoLogin) // another process, or this one restarted
 }

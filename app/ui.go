@@ -11,22 +11,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
 )
 
 // The browser UI's sessions (validation-service.md §5 item 1,
-// docs/decisions/0024). A session is created when a login starts, and
-// replaced by a new one, with a new ID and form token, when the login
-// completes; it ends after svc.dss.validator.session.idle-timeout without
-// a request, after absolute-timeout in any case, or at logout. Servers
-// keep its ID in a cookie and call these methods; errors wrap
-// ports.ErrNoSession (not signed in: 401), ErrLoginState and
-// ErrUnauthenticated (401), ErrForbidden (403), ErrUnknownTenant (404) or
-// ErrAuthUnavailable (502).
+// docs/decisions/0024). A session is created when a login completes, with
+// a new ID and form token; it ends after
+// svc.dss.validator.session.idle-timeout without a request, after
+// absolute-timeout in any case, or at logout. A login in progress is no
+// session: the browser holds it, sealed, until the callback. Servers keep
+// the session's ID and the sealed login in cookies and call these
+// methods; errors wrap ports.ErrNoSession (not signed in: 401),
+// ErrLoginState and ErrUnauthenticated (401), ErrForbidden (403),
+// ErrUnknownTenant (404) or ErrAuthUnavailable (502).
 
-// errNoLogin is a session without a login in progress.
+// errNoLogin is a callback without a login in progress, or with one this
+// process did not seal.
 var errNoLogin = errors.New("no login in progress")
 
 // LoginAnswer is what the provider sent to the callback.
@@ -38,93 +39,72 @@ type LoginAnswer struct {
 	Error string
 }
 
+// A LoginStart is what BeginLogin decided: show the form of a session
+// already signed in, or send the browser to its provider.
+type LoginStart struct {
+	// Session is the browser's session when it is signed in for the
+	// tenant already; then URL and Pending are empty.
+	Session ports.Session
+	// URL is the provider's authorization URL to send the browser to.
+	URL string
+	// Pending is the login in progress, sealed (AES-GCM under a key of
+	// this process): the browser holds it until the callback, where
+	// CompleteLogin wants it back, for LoginLifetime at most. It is the
+	// only state of the login: the server keeps none.
+	Pending string
+}
+
 // Now is the service's clock.
 func (v *Validator) Now() time.Time { return v.clock() }
 
 // BeginLogin starts a login for tenant from the browser whose session
 // cookie holds sid ("" when it has none). When that session is already
-// signed in for tenant, it returns the session and no URL. Otherwise it
-// returns the session that now carries the login, whose ID the cookie
-// must hold (a new one unless the browser had a session), and the
-// provider's authorization URL to send the browser to. A session signed in
-// for another tenant stays signed in until the new login completes.
-func (v *Validator) BeginLogin(ctx context.Context, sid, tenant string) (ports.Session, string, error) {
-	var cur ports.Session
-	var err error = ports.ErrNoSession
+// signed in for tenant, the LoginStart holds it and no URL. Otherwise it
+// holds the provider's authorization URL and the sealed login; nothing is
+// stored, so that anyone may start logins without costing the server
+// memory or displacing a session. A session signed in for another tenant
+// stays signed in until the new login completes.
+func (v *Validator) BeginLogin(ctx context.Context, sid, tenant string) (LoginStart, error) {
 	if sid != "" {
-		cur, err = v.sessions.Get(ctx, sid)
+		if cur, err := v.sessions.Get(ctx, sid); err == nil && strings.EqualFold(cur.Tenant, tenant) {
+			s, err := v.Session(ctx, sid)
+			return LoginStart{Session: s}, err
+		}
 	}
-	if err == nil && cur.Tenant != "" && strings.EqualFold(cur.Tenant, tenant) {
-		s, err := v.Session(ctx, sid)
-		return s, "", err
-	}
-	now := v.clock()
-	l, u, err := v.startLogin(ctx, tenant, now)
+	l, u, err := v.startLogin(ctx, tenant, v.clock())
 	if err != nil {
-		return ports.Session{}, "", err
+		return LoginStart{}, err
 	}
-	if sid != "" {
-		s, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
-			s.Login = &l
-			s.Expires = v.expiry(*s, now)
-			return nil
-		})
-		if err == nil {
-			v.logger.InfoContext(ctx, "ui login started", slog.String("tenant", l.Tenant), slog.String("session", Fingerprint(s.ID)))
-			return s, u, nil
-		}
-		if !errors.Is(err, ports.ErrNoSession) {
-			return ports.Session{}, "", fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
-		}
-	}
-	s := ports.Session{ID: randomToken(), CSRF: randomToken(), Started: now, Expires: l.Until, Login: &l}
-	if err := v.sessions.Create(ctx, s); err != nil {
-		return ports.Session{}, "", fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
-	}
-	v.logger.InfoContext(ctx, "ui login started", slog.String("tenant", l.Tenant), slog.String("session", Fingerprint(s.ID)))
-	return s, u, nil
+	v.logger.InfoContext(ctx, "ui login started", slog.String("tenant", l.Tenant))
+	return LoginStart{URL: u, Pending: v.login.sealLogin(l)}, nil
 }
 
-// CompleteLogin finishes the login in progress of session sid with the
-// provider's answer. The login is used up whatever the outcome, so an
-// answer cannot be replayed. On success the session is replaced: the
-// returned one has a new ID and form token and is signed in for the
-// login's tenant; the old one is gone.
-func (v *Validator) CompleteLogin(ctx context.Context, sid string, a LoginAnswer) (ports.Session, error) {
+// CompleteLogin finishes the login in progress that the browser handed
+// back sealed (pending, "" when it sent none) with the provider's
+// answer. The caller makes the browser forget pending whatever the
+// outcome, so that an answer cannot be replayed from it; the provider's
+// codes are single-use besides. On success it returns a new session, with
+// a new ID and form token, signed in for the login's tenant; the session
+// sid the browser had before, if any, is ended.
+func (v *Validator) CompleteLogin(ctx context.Context, sid, pending string, a LoginAnswer) (ports.Session, error) {
 	now := v.clock()
-	if sid == "" {
-		return ports.Session{}, fmt.Errorf("%w: this browser sent no session cookie: the sign-in was not started in it, or it blocks cookies", ErrLoginState)
-	}
-	var l ports.Login
-	old, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
-		if s.Login == nil {
-			return errNoLogin
-		}
-		l, s.Login = *s.Login, nil
-		if s.Tenant == "" {
-			s.Expires = now // it only carried the login
-		}
-		return nil
-	})
-	switch {
-	case errors.Is(err, ports.ErrNoSession) || errors.Is(err, errNoLogin):
-		v.logger.InfoContext(ctx, "ui login refused: no login in progress", slog.String("session", Fingerprint(sid)))
-		return ports.Session{}, fmt.Errorf("%w: no sign-in is in progress in this browser: it was completed or abandoned, or it expired", ErrLoginState)
-	case err != nil:
-		return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+	l, err := v.login.openLogin(pending)
+	if err != nil {
+		v.logger.InfoContext(ctx, "ui login refused: no login in progress", slog.Bool("sealed_login_sent", pending != ""))
+		return ports.Session{}, fmt.Errorf("%w: no sign-in is in progress in this browser: it was completed or abandoned, it expired, or it was started in another browser or one that blocks cookies", ErrLoginState)
 	}
 	refuse := func(err error) (ports.Session, error) {
-		v.logger.InfoContext(ctx, "ui login refused", slog.String("tenant", l.Tenant), slog.String("session", Fingerprint(sid)), slog.String("reason", err.Error()))
+		v.logger.InfoContext(ctx, "ui login refused", slog.String("tenant", l.Tenant), slog.String("reason", err.Error()))
 		return ports.Session{}, err
 	}
 	if now.After(l.Until) {
-		return refuse(fmt.Errorf("%w: the sign-in took longer than %s; start again", ErrLoginState, loginLifetime))
+		return refuse(fmt.Errorf("%w: the sign-in took longer than %s; start again", ErrLoginState, LoginLifetime))
 	}
 	if subtle.ConstantTimeCompare([]byte(a.State), []byte(l.State)) != 1 {
 		return refuse(fmt.Errorf("%w: the provider's answer does not belong to the sign-in started in this browser (state mismatch)", ErrLoginState))
 	}
 	if a.Error != "" {
-		return refuse(fmt.Errorf("%w: the identity provider refused the sign-in (%s)", ErrUnauthenticated, oidc.ErrorCode(a.Error)))
+		return refuse(fmt.Errorf("%w: the identity provider refused the sign-in (%s)", ErrUnauthenticated, authorizationError(a.Error)))
 	}
 	if a.Code == "" {
 		return refuse(fmt.Errorf("%w: the identity provider's answer carries no code", ErrUnauthenticated))
@@ -138,8 +118,8 @@ func (v *Validator) CompleteLogin(ctx context.Context, sid string, a LoginAnswer
 	if err := v.sessions.Create(ctx, s); err != nil {
 		return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
 	}
-	if old.Tenant != "" {
-		// Signed in for another tenant before: that session ends here.
+	if sid != "" {
+		// Signed in before (for another tenant): that session ends here.
 		if err := v.sessions.Delete(ctx, sid); err != nil {
 			return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
 		}
@@ -147,6 +127,27 @@ func (v *Validator) CompleteLogin(ctx context.Context, sid string, a LoginAnswer
 	v.logger.InfoContext(ctx, "ui login", slog.String("tenant", s.Tenant), slog.String("subject", s.Subject),
 		slog.String("session", Fingerprint(s.ID)), slog.String("previous_session", Fingerprint(sid)))
 	return s, nil
+}
+
+// authorizationErrors are the error codes of an authorization response:
+// RFC 6749 4.1.2.1 and OpenID Connect Core 1.0 3.1.2.6.
+var authorizationErrors = map[string]bool{
+	"invalid_request": true, "unauthorized_client": true, "access_denied": true,
+	"unsupported_response_type": true, "invalid_scope": true, "server_error": true,
+	"temporarily_unavailable": true, "interaction_required": true, "login_required": true,
+	"account_selection_required": true, "consent_required": true, "invalid_request_uri": true,
+	"invalid_request_object": true, "request_not_supported": true,
+	"request_uri_not_supported": true, "registration_not_supported": true,
+}
+
+// authorizationError is the error code of the callback's query, fit to be
+// shown: one the standards define, or a fixed phrase. The query is
+// anyone's to write, so nothing else of it is repeated.
+func authorizationError(code string) string {
+	if authorizationErrors[code] {
+		return code
+	}
+	return "an unrecognised error"
 }
 
 // Session returns the signed-in session sid and counts the request as
@@ -159,9 +160,6 @@ func (v *Validator) Session(ctx context.Context, sid string) (ports.Session, err
 	}
 	now := v.clock()
 	s, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
-		if s.Tenant == "" {
-			return fmt.Errorf("a sign-in is in progress, not completed: %w", ports.ErrNoSession)
-		}
 		s.Expires = v.expiry(*s, now)
 		return nil
 	})
@@ -233,20 +231,9 @@ func (v *Validator) KeepValidation(ctx context.Context, sid string, r report.Val
 }
 
 // expiry is when s ends if it is used at now: after the idle timeout,
-// but never after the absolute one; a login in progress keeps it until
-// the login's own end.
+// but never after the absolute one.
 func (v *Validator) expiry(s ports.Session, now time.Time) time.Time {
-	end := s.Started.Add(v.cfg.Session.AbsoluteTimeout)
-	e := earlier(now.Add(v.cfg.Session.IdleTimeout), end)
-	if s.Login != nil {
-		if s.Tenant == "" {
-			return s.Login.Until
-		}
-		if l := earlier(s.Login.Until, end); l.After(e) {
-			e = l
-		}
-	}
-	return e
+	return earlier(now.Add(v.cfg.Session.IdleTimeout), s.Started.Add(v.cfg.Session.AbsoluteTimeout))
 }
 
 func earlier(a, b time.Time) time.Time {

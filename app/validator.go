@@ -92,7 +92,7 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	}
 	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
-		login:    login{parties: oidc.NewRelyingParties(clock), lookupEnv: o.lookupEnv},
+		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
 	}, nil
 }
 

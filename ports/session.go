@@ -12,24 +12,22 @@ var ErrNoSession = errors.New("no such session")
 
 // A Session is one browser's state in the validator's UI
 // (validation-service.md §5 item 1): who signed in for which tenant, the
-// login in progress, the form token and the last validated document.
-// Sessions are values: a store hands out copies.
+// form token and the last validated document. Only a completed login
+// makes one: a login in progress is not kept on the server
+// (docs/decisions/0024). Sessions are values: a store hands out copies.
 type Session struct {
 	// ID is the session cookie's value: 256 random bits, base64url.
 	ID string
-	// Tenant and Subject are who signed in; both empty until a login
-	// completed.
+	// Tenant and Subject are who signed in.
 	Tenant  string
 	Subject string
 	// CSRF is the token every form of the session posts back.
 	CSRF string
-	// Started is when the session was signed in (or created).
+	// Started is when the session was signed in.
 	Started time.Time
 	// Expires is when the store forgets the session. Whoever updates the
 	// session moves it (idle timeout), never past the absolute limit.
 	Expires time.Time
-	// Login is the login in progress, nil when there is none.
-	Login *Login
 	// Last is the last document validated in the session, for the report
 	// downloads; nil before the first.
 	Last *Reports
@@ -46,21 +44,6 @@ type Reports struct {
 	// ETSI is the TS 119 102-2 report; nil for a document without
 	// signatures, which that report cannot describe.
 	ETSI []byte
-}
-
-// A Login is an OIDC authorization-code login in progress: what the
-// callback must match and what the code exchange needs.
-type Login struct {
-	Tenant string
-	// State, Nonce and Verifier (PKCE) are random, single-use values.
-	State    string
-	Nonce    string
-	Verifier string
-	// RedirectURI is the one the authorization request named; the code
-	// exchange must repeat it.
-	RedirectURI string
-	// Until bounds how long the provider may take to answer.
-	Until time.Time
 }
 
 // A SessionStore keeps sessions until they expire. Implementations must be

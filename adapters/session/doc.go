@@ -14,13 +14,14 @@
 //
 // A Store holds at most its capacity of sessions. A Create into a full
 // store, after sweeping the expired ones, evicts the session that would
-// expire soonest: usually a login that was started and abandoned (they
-// live minutes) rather than a signed-in session (idle timeout). Refusing
-// instead would let anyone who can start logins lock everybody out;
-// evicting costs at worst a user who must sign in again. Size it for the
-// peak number of concurrent browsers; each session holds its last
-// validation result (the summary and the details the reports need), so
-// that, not the session itself, dominates the memory.
+// expire soonest. Only a completed login creates a session (and, in
+// development under permit-all, a first visit); a login in progress lives
+// in the browser, sealed (app/login.go). So only people who signed in can
+// fill the store, and an anonymous flood of login starts evicts no one. Refusing instead of evicting would let one tenant's
+// users lock everybody else out; evicting costs at worst a user who must
+// sign in again. Size it for the peak number of signed-in browsers; each
+// session holds its last document's two reports, so those, not the
+// session itself, dominate the memory.
 //
 // # One process only
 //

@@ -68,7 +68,7 @@ func (st *Store) Create(ctx context.Context, s ports.Session) error {
 	for len(st.byID) >= st.capacity {
 		st.remove(st.expiries[0])
 	}
-	e := &entry{s: clone(s)}
+	e := &entry{s: s}
 	st.byID[s.ID] = e
 	heap.Push(&st.expiries, e)
 	return nil
@@ -85,7 +85,7 @@ func (st *Store) Get(ctx context.Context, id string) (ports.Session, error) {
 	if err != nil {
 		return ports.Session{}, err
 	}
-	return clone(e.s), nil
+	return e.s, nil
 }
 
 // Update applies fn to a copy of the session under the store's lock and
@@ -101,7 +101,7 @@ func (st *Store) Update(ctx context.Context, id string, fn func(*ports.Session) 
 	if err != nil {
 		return ports.Session{}, err
 	}
-	s := clone(e.s)
+	s := e.s
 	if err := fn(&s); err != nil {
 		return ports.Session{}, err
 	}
@@ -110,9 +110,9 @@ func (st *Store) Update(ctx context.Context, id string, fn func(*ports.Session) 
 	}
 	if !s.Expires.After(st.clock()) {
 		st.remove(e)
-		return clone(s), nil
+		return s, nil
 	}
-	e.s = clone(s)
+	e.s = s
 	heap.Fix(&st.expiries, e.index)
 	return s, nil
 }
@@ -162,17 +162,6 @@ func (st *Store) sweep(now time.Time) {
 func (st *Store) remove(e *entry) {
 	heap.Remove(&st.expiries, e.index)
 	delete(st.byID, e.s.ID)
-}
-
-// clone copies the parts of s that a caller could change in place: the
-// login in progress. Last is never changed in place (a new validation
-// replaces it), so it is shared.
-func clone(s ports.Session) ports.Session {
-	if s.Login != nil {
-		l := *s.Login
-		s.Login = &l
-	}
-	return s
 }
 
 // expiryHeap is a min-heap of entries by Expires (container/heap).

@@ -111,8 +111,8 @@ type Session struct {
 	// AbsoluteTimeout ends a session this long after its login, however
 	// busy. At least IdleTimeout.
 	AbsoluteTimeout time.Duration
-	// MaxSessions bounds the sessions held in memory, logins in progress
-	// included.
+	// MaxSessions bounds the signed-in sessions held in memory (a login
+	// in progress is held by the browser, not here).
 	MaxSessions int
 }
 
@@ -193,7 +193,7 @@ var validatorKeys = []binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.IdleTimeout })},
 	{Key{"svc.dss.validator.session.absolute-timeout", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT8H", "browser UI: a session ends this long after its login, however busy; at least the idle timeout"},
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
-	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: sessions held in memory, logins in progress included, each with its last validation; when full, the one expiring soonest is dropped"},
+	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed)"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},

@@ -6,62 +6,78 @@ import (
 	"regexp"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/svc-dss/dss/app"
 )
 
-// sessionCookie is the browser UI's session cookie (docs/decisions/0024):
-// the session ID and nothing else, HttpOnly (no script reads it),
-// SameSite=Lax (sent on the top-level GET by which the identity provider
-// sends the browser back, never on a cross-site POST), Path=/, no Domain
-// (this host only) and no expiry of its own (the server ends sessions).
-// When the service's base URL is https it is Secure and named with the
-// __Host- prefix, which browsers accept only from a secure origin, for
-// this host, on Path=/. On http (development and tests on localhost or
-// 127.0.0.1) it is neither: a Secure cookie would not come back over
-// http.
-type sessionCookie struct {
+// A uiCookie is one of the browser UI's two cookies (docs/decisions/0024):
+// the session cookie, which holds the session ID, and the login cookie,
+// which holds a login in progress, sealed by the app. Both are HttpOnly
+// (no script reads them), SameSite=Lax (sent on the top-level GET by
+// which the identity provider sends the browser back, never on a
+// cross-site POST), Path=/ and without Domain (this host only). When the
+// service's base URL is https they are Secure and named with the __Host-
+// prefix, which browsers accept only from a secure origin, for this host,
+// on Path=/. On http (development and tests on localhost or 127.0.0.1)
+// they are neither: a Secure cookie would not come back over http.
+type uiCookie struct {
 	name   string
 	secure bool
+	valid  *regexp.Regexp // values of another shape are not looked at
+	maxAge int            // seconds; 0: until the browser closes
 }
 
 // Cookie names, by scheme.
 const (
-	secureCookieName = "__Host-svc-dss-session"
-	plainCookieName  = "svc-dss-session"
+	secureCookieName      = "__Host-svc-dss-session"
+	plainCookieName       = "svc-dss-session"
+	secureLoginCookieName = "__Host-svc-dss-login"
+	plainLoginCookieName  = "svc-dss-login"
 )
 
-// sessionIDPattern is the shape of the IDs the service issues (256 bits,
-// base64url): anything else is not looked up.
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
+var (
+	// sessionIDPattern is the shape of the IDs the service issues (256
+	// bits, base64url): anything else is not looked up.
+	sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
+	// sealedLoginPattern bounds a sealed login: base64url, and a few
+	// hundred characters (app.LoginStart).
+	sealedLoginPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,1000}$`)
+)
 
-// newSessionCookie returns the cookie for a service reached at baseURL.
-func newSessionCookie(baseURL string) sessionCookie {
+// newCookies returns the session and login cookies for a service reached
+// at baseURL. The session cookie has no expiry of its own (the server
+// ends sessions); the login cookie lives as long as a login may take.
+func newCookies(baseURL string) (session, login uiCookie) {
+	session = uiCookie{name: plainCookieName, valid: sessionIDPattern}
+	login = uiCookie{name: plainLoginCookieName, valid: sealedLoginPattern, maxAge: int(app.LoginLifetime.Seconds())}
 	if u, err := url.Parse(baseURL); err == nil && u.Scheme == "https" {
-		return sessionCookie{name: secureCookieName, secure: true}
+		session.name, session.secure = secureCookieName, true
+		login.name, login.secure = secureLoginCookieName, true
 	}
-	return sessionCookie{name: plainCookieName}
+	return session, login
 }
 
-// read returns the session ID the request carries, "" when none.
-func (sc sessionCookie) read(c echo.Context) string {
-	ck, err := c.Cookie(sc.name)
-	if err != nil || !sessionIDPattern.MatchString(ck.Value) {
+// read returns the cookie's value in the request, "" when none.
+func (uc uiCookie) read(c echo.Context) string {
+	ck, err := c.Cookie(uc.name)
+	if err != nil || !uc.valid.MatchString(ck.Value) {
 		return ""
 	}
 	return ck.Value
 }
 
-func (sc sessionCookie) set(c echo.Context, id string) {
-	c.SetCookie(sc.cookie(id, 0))
+func (uc uiCookie) set(c echo.Context, value string) {
+	c.SetCookie(uc.cookie(value, uc.maxAge))
 }
 
 // clear tells the browser to forget the cookie.
-func (sc sessionCookie) clear(c echo.Context) {
-	c.SetCookie(sc.cookie("", -1))
+func (uc uiCookie) clear(c echo.Context) {
+	c.SetCookie(uc.cookie("", -1))
 }
 
-func (sc sessionCookie) cookie(value string, maxAge int) *http.Cookie {
+func (uc uiCookie) cookie(value string, maxAge int) *http.Cookie {
 	return &http.Cookie{
-		Name: sc.name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, Secure: sc.secure, SameSite: http.SameSiteLaxMode,
+		Name: uc.name, Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: uc.secure, SameSite: http.SameSiteLaxMode,
 	}
 }

@@ -57,7 +57,8 @@ type ui struct {
 	a      *app.Validator
 	logger *slog.Logger
 	pages  pages
-	cookie sessionCookie
+	cookie uiCookie // the session's
+	login  uiCookie // the login in progress, sealed
 }
 
 func newUI(a *app.Validator, logger *slog.Logger) (*ui, error) {
@@ -66,12 +67,12 @@ func newUI(a *app.Validator, logger *slog.Logger) (*ui, error) {
 		return nil, err
 	}
 	base := a.Config().BaseURL
-	c := newSessionCookie(base)
-	if u, err := url.Parse(base); err == nil && !c.secure && !local(u.Hostname()) {
+	session, login := newCookies(base)
+	if u, err := url.Parse(base); err == nil && !session.secure && !local(u.Hostname()) {
 		logger.Warn("svc.dss.validator.base-url is http on a host that is not this machine: the session cookie is sent without Secure; use https",
 			slog.String("base_url", base))
 	}
-	return &ui{a: a, logger: logger, pages: p, cookie: c}, nil
+	return &ui{a: a, logger: logger, pages: p, cookie: session, login: login}, nil
 }
 
 // local reports a host name of this machine: plain http is fine there.
@@ -156,18 +157,18 @@ func (u *ui) form(c echo.Context) error {
 		c.Response().Header().Set("Content-Security-Policy", page.OpenFormPolicy)
 		return page.Render(c, http.StatusOK, u.pages["gateway.html"], gatewayPage{base: base{Title: "Tenant required", Product: product}})
 	}
-	s, authURL, err := u.a.BeginLogin(ctx, sid, tenant)
+	start, err := u.a.BeginLogin(ctx, sid, tenant)
 	if err != nil {
 		return err
 	}
-	if s.ID != sid {
-		u.cookie.set(c, s.ID)
+	if start.URL == "" {
+		return u.upload(c, start.Session)
 	}
-	if authURL == "" {
-		return u.upload(c, s)
-	}
+	// The login in progress stays in the browser until the callback: a
+	// new start replaces it, and the session cookie, if any, is kept.
+	u.login.set(c, start.Pending)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.Redirect(http.StatusFound, authURL)
+	return c.Redirect(http.StatusFound, start.URL)
 }
 
 func (u *ui) upload(c echo.Context, s ports.Session) error {
@@ -189,10 +190,13 @@ func (u *ui) signedIn(s ports.Session, title string, banner *verdict.Banner) bas
 
 // callback is the OIDC redirect URI: the provider's answer completes the
 // login in progress, and the browser, now with a new session, goes to the
-// upload form.
+// upload form. The login cookie is cleared whatever the outcome: the
+// login is used up, and its answer cannot be replayed from this browser.
 func (u *ui) callback(c echo.Context) error {
 	q := c.QueryParams()
-	s, err := u.a.CompleteLogin(c.Request().Context(), u.cookie.read(c), app.LoginAnswer{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error")})
+	pending := u.login.read(c)
+	u.login.clear(c)
+	s, err := u.a.CompleteLogin(c.Request().Context(), u.cookie.read(c), pending, app.LoginAnswer{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error")})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,9 @@ func (b *browser) callbackOf(tenant string, user op.User) *url.URL {
 	return u
 }
 
+// noLogin is the refusal of a callback without a login in progress.
+const noLogin = "The sign-in could not be completed: no sign-in is in progress in this browser: it was completed or abandoned, it expired, or it was started in another browser or one that blocks cookies. Start it again."
+
 // The whole login of §5 item 1: the gateway, the provider, the session.
 func TestUILogin(t *testing.T) {
 	t.Parallel()
@@ -77,19 +81,26 @@ func TestUILogin(t *testing.T) {
 		is.True(strings.Contains(r.body, `<button type="submit" class="primary" id="validate-button">Validate</button>`))
 		csrfOf(t, r.body)
 
-		// Two cookies: the login's, then a new one once signed in.
-		set := b.setCookies()
-		is.Equal(len(set), 2)
-		for _, c := range set {
+		// The login's cookie while it is in progress, forgotten at the
+		// callback; the session's once signed in, and only then.
+		login := b.setCookies(plainLoginCookieName)
+		is.Equal(len(login), 2)
+		is.True(len(login[0].Value) > 100) // the sealed login
+		is.Equal(login[0].MaxAge, 600)     // a login takes 10 minutes at most
+		is.Equal(login[1].Value, "")
+		is.Equal(login[1].MaxAge, -1)
+		session := b.setCookies(plainCookieName)
+		is.Equal(len(session), 1)
+		is.Equal(len(session[0].Value), 43) // 256 bits, base64url
+		is.Equal(session[0].MaxAge, 0)      // until the browser closes; the server ends it sooner
+		is.Equal(b.cookie(), session[0].Value)
+		for _, c := range append(login, session...) {
 			is.True(c.HttpOnly)
 			is.Equal(c.SameSite, http.SameSiteLaxMode)
 			is.Equal(c.Path, "/")
 			is.True(!c.Secure) // http://127.0.0.1: see decision 0024
 			is.Equal(c.Domain, "")
-			is.Equal(len(c.Value), 43) // 256 bits, base64url
 		}
-		is.True(set[0].Value != set[1].Value) // rotated on login
-		is.Equal(b.cookie(), set[1].Value)
 
 		// Signed in: straight to the form, the provider is not asked.
 		b.seen = nil
@@ -145,7 +156,8 @@ func TestUILogin(t *testing.T) {
 			is.Equal(text(r.body, "page-title"), "404 · Not Found")
 			is.Equal(text(r.body, "error-detail"), "No tenant with this ID is registered for signing in here: it is unknown, disabled, or has no identity provider. Check the address you were given.")
 			is.True(!strings.Contains(r.body, `id="trust-banner"`))
-			is.Equal(b.cookie(), "") // no session for an unknown tenant
+			is.Equal(b.cookie(), "")                             // no session for an unknown tenant
+			is.Equal(len(b.setCookies(plainLoginCookieName)), 0) // and no login
 		}
 	})
 
@@ -158,7 +170,7 @@ func TestUILogin(t *testing.T) {
 		is.Equal(r.status, 200) // signed in
 		r = b.get(cb.String())
 		is.Equal(r.status, 401)
-		is.Equal(text(r.body, "error-detail"), "The sign-in could not be completed: no sign-in is in progress in this browser: it was completed or abandoned, or it expired. Start it again.")
+		is.Equal(text(r.body, "error-detail"), noLogin)
 		// The replay did not end the session it found.
 		is.Equal(b.get("/validate?tenantId="+tenantA).status, 200)
 	})
@@ -169,7 +181,23 @@ func TestUILogin(t *testing.T) {
 		cb := w.browser(t).callbackOf(tenantA, alice)
 		r := w.browser(t).get(cb.String())
 		is.Equal(r.status, 401)
-		is.Equal(text(r.body, "error-detail"), "The sign-in could not be completed: this browser sent no session cookie: the sign-in was not started in it, or it blocks cookies. Start it again.")
+		is.Equal(text(r.body, "error-detail"), noLogin)
+	})
+
+	t.Run("a login cookie this service did not seal is refused", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		b := w.browser(t)
+		cb := b.callbackOf(tenantA, alice)
+		u, _ := url.Parse(w.url)
+		sealed := []byte(b.jar.Cookies(u)[0].Value)
+		sealed[len(sealed)/2] ^= 'A' ^ 'B' // still base64url
+		b.jar.SetCookies(u, []*http.Cookie{{Name: plainLoginCookieName, Value: string(sealed), Path: "/"}})
+		r := b.get(cb.String())
+		is.Equal(r.status, 401)
+		is.Equal(text(r.body, "error-detail"), noLogin)
+		is.True(strings.Contains(w.logs.String(), `"msg":"ui login refused: no login in progress","sealed_login_sent":true`))
+		is.Equal(b.cookie(), "") // nobody signed in
 	})
 
 	t.Run("state mismatch", func(t *testing.T) {
@@ -187,7 +215,7 @@ func TestUILogin(t *testing.T) {
 		// The login is used up: the genuine answer comes too late.
 		r = b.get(cb.String())
 		is.Equal(r.status, 401)
-		is.True(strings.Contains(text(r.body, "error-detail"), "no sign-in is in progress in this browser"))
+		is.Equal(text(r.body, "error-detail"), noLogin)
 	})
 
 	t.Run("the provider's refusals and malformed answers", func(t *testing.T) {
@@ -201,6 +229,9 @@ func TestUILogin(t *testing.T) {
 				"The sign-in failed: the identity provider refused the sign-in (access_denied)."},
 			{"an error code that is not one", func(s string) url.Values {
 				return url.Values{"state": {s}, "error": {"<script>alert(1)</script>"}}
+			}, "The sign-in failed: the identity provider refused the sign-in (an unrecognised error)."},
+			{"an error code no standard defines", func(s string) url.Values {
+				return url.Values{"state": {s}, "error": {"account_locked_call_0800_555_000"}}
 			}, "The sign-in failed: the identity provider refused the sign-in (an unrecognised error)."},
 			{"no code", func(s string) url.Values { return url.Values{"state": {s}} },
 				"The sign-in failed: the identity provider's answer carries no code."},
@@ -323,9 +354,9 @@ func TestUIRegistration(t *testing.T) {
 			is.NoErr(err)
 			is.Equal(authz.Query().Get("redirect_uri"), redirect)
 			cookies := (&http.Response{Header: r.header}).Cookies()
-			is.Equal(len(cookies), 1)
+			is.Equal(len(cookies), 1) // the login's; no session before the callback
 			c := cookies[0]
-			is.Equal(c.Name, "__Host-svc-dss-session")
+			is.Equal(c.Name, "__Host-svc-dss-login")
 			is.True(c.Secure)
 			is.True(c.HttpOnly)
 			is.Equal(c.SameSite, http.SameSiteLaxMode)
@@ -408,4 +439,52 @@ func TestUIRefusedIDTokens(t *testing.T) {
 	is := is.New(t)
 	is.True(!strings.Contains(w.logs.String(), "replayed-from-elsewhere")) // nonces are not logged
 	is.Equal(w.browser(t).login(tenantA, alice).status, 200)               // genuine tokens still pass
+}
+
+// Issue 14: 2,000 anonymous login starts (110 ms) used to evict a login in
+// progress and a signed-in session, because each start created a session
+// and a full store dropped the one expiring soonest. A login in progress
+// is now no session: a flood far over the store's bound leaves the
+// signed-in alone and lets a login started before it complete.
+func TestUILoginFlood(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	w := newUIWorld(t, uiOptions{env: []string{"SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS=3"}})
+	signedIn := w.browser(t)
+	is.Equal(signedIn.login(tenantA, alice).status, 200)
+	pending := w.browser(t)
+	cb := pending.callbackOf(tenantB, bob) // bob is at the provider's redirect back
+
+	const flood = 2000
+	starts := make(chan int, flood)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			for range flood / 16 {
+				res, err := c.Get(w.url + "/validate?tenantId=" + tenantA)
+				if err != nil {
+					starts <- 0
+					continue
+				}
+				res.Body.Close()
+				starts <- res.StatusCode
+			}
+		})
+	}
+	wg.Wait()
+	close(starts)
+	for status := range starts {
+		is.Equal(status, http.StatusFound) // each sent to the provider
+	}
+
+	r := signedIn.get("/validate?tenantId=" + tenantA)
+	is.Equal(r.status, 200)
+	is.Equal(text(r.body, "account-subject"), "alice")
+	r = pending.get(cb.String())
+	is.Equal(r.status, 200)
+	is.Equal(r.url.String(), w.url+"/validate?tenantId="+tenantB)
+	is.Equal(text(r.body, "account-subject"), "bob")
+	// And alice is still signed in beside bob, in a store of three.
+	is.Equal(text(signedIn.get("/validate?tenantId="+tenantA).body, "account-subject"), "alice")
 }

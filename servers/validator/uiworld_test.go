@@ -315,12 +315,13 @@ func (b *browser) cookie() string {
 	return ""
 }
 
-// setCookies returns the session cookies set by the responses seen so far.
-func (b *browser) setCookies() []*http.Cookie {
+// setCookies returns the cookies of that name set by the responses seen
+// so far.
+func (b *browser) setCookies(name string) []*http.Cookie {
 	var out []*http.Cookie
 	for _, res := range b.seen {
 		for _, c := range res.Cookies() {
-			if c.Name == plainCookieName {
+			if c.Name == name {
 				out = append(out, c)
 			}
 		}
