@@ -390,7 +390,7 @@ func readList(data []byte, signers signerSet) (trust.List, trust.Check, error) {
 		_, err := trustlist.Parse(data) // reports the limit
 		return trust.List{}, trust.Check{}, err
 	}
-	tree, err := xmldsig.ParseDocument(data)
+	tree, err := xmldsig.ParseDocumentLimits(data, trustlist.DocumentLimits())
 	var l trust.List
 	if err != nil {
 		tree = nil
