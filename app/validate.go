@@ -28,6 +28,21 @@ import (
 // the caller answers 400. Any other error is an infrastructure failure.
 var ErrUnreadable = ports.ErrUnreadable
 
+// An UnreadableError is a document in a format this service reads whose
+// structure its reader cannot read; it wraps the reader's error, which
+// wraps ErrUnreadable. That message is for the log and the validate
+// command: it may quote the document (its file name, its field names,
+// its bytes). A server tells the sender Reason alone.
+type UnreadableError struct{ Err error }
+
+func (e *UnreadableError) Error() string { return e.Err.Error() }
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+// Reason says what went wrong in fixed words.
+func (e *UnreadableError) Reason() string {
+	return "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read"
+}
+
 // maxAIAHops bounds how far up a chain issuers are fetched by AIA.
 const maxAIAHops = 4
 
@@ -141,7 +156,7 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 		case errors.Is(err, ports.ErrNotThisFormat):
 			continue
 		case errors.Is(err, ports.ErrUnreadable):
-			return nil, err
+			return nil, &UnreadableError{err}
 		default:
 			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
 		}

@@ -31,6 +31,10 @@ func errorHandler(logger *slog.Logger, u *ui) echo.HTTPErrorHandler {
 		if p.Status >= http.StatusInternalServerError {
 			logger.ErrorContext(c.Request().Context(), "request failed", slog.Int("status", p.Status), slog.String("error", err.Error()))
 		}
+		if _, ok := errors.AsType[*app.UnreadableError](err); ok {
+			// The reader's reason, which the answer does not repeat.
+			logger.InfoContext(c.Request().Context(), "unreadable document", slog.String("error", err.Error()))
+		}
 		var werr error
 		if u != nil && wantsPage(c.Request()) {
 			werr = u.renderError(c, err, p)
@@ -49,6 +53,9 @@ func problemFor(err error) problem.Problem {
 	}
 	if e, ok := errors.AsType[*upload.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
+	}
+	if e, ok := errors.AsType[*app.UnreadableError](err); ok {
+		return problem.New(http.StatusBadRequest, "unreadable-upload", e.Reason())
 	}
 	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
