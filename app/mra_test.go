@@ -25,6 +25,50 @@ import (
 	"github.com/svc-dss/dss/ports"
 )
 
+// Where the MRA pilot's lists are cached, and when they are read.
+const (
+	mraLOTL = "https://example.test/mra-lotl.xml"
+	mraZZ   = "https://esignature.ec.europa.eu/efda/intl-pilot/api/v1/intl-pilot/tl/mra_tl_zz.xml"
+)
+
+var mraAt = time.Date(2022, 7, 28, 9, 0, 0, 0, time.UTC) // xades-037's signing time
+
+// loadMRAPilot loads the corpus's MRA pilot LOTL and ZZ list, as edit
+// leaves the latter, from a cache, with the pilot LOTL's signer as the
+// keystore.
+func loadMRAPilot(t *testing.T, edit func(zz []byte) []byte) *trust.Snapshot {
+	t.Helper()
+	dir := realworld.Trust(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cache, err := tlcache.Open(t.TempDir(), logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for url, file := range map[string]string{mraLOTL: "dss/mra/mra-lotl.xml", mraZZ: "dss/mra/mra-zz-tl.xml"} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if url == mraZZ {
+			data = edit(data)
+		}
+		if err := cache.Store(context.Background(), url, data, ports.ListMeta{Downloaded: mraAt, LastOnlineConfirmation: mraAt}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	signerDER, err := os.ReadFile(filepath.Join(dir, "anchors", "pades-009-mra-john-doe-lta-1.cer")) // ZZ-LOTL-signer
+	if err != nil {
+		t.Fatal(err)
+	}
+	lotlSigner, err := cert.Parse(signerDER)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := app.NewTrustStore(app.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
+		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return mraAt }, logger)
+	return store.LoadCache(context.Background())
+}
+
 // The corpus's MRA pilot: a LOTL whose pointer to the third-country ZZ
 // list carries the equivalences, and the ZZ list. Loaded as the LOTL, the
 // ZZ list is mapped onto eIDAS terms, and the qualified signer of the
@@ -34,30 +78,11 @@ func TestMRAThirdCountryList(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	dir := realworld.Trust(t)
-	const (
-		mraLOTL = "https://example.test/mra-lotl.xml"
-		zzTL    = "https://esignature.ec.europa.eu/efda/intl-pilot/api/v1/intl-pilot/tl/mra_tl_zz.xml"
-	)
-	at := time.Date(2022, 7, 28, 9, 0, 0, 0, time.UTC) // the case's signing time
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cache, err := tlcache.Open(t.TempDir(), logger)
-	is.NoErr(err)
-	for url, file := range map[string]string{mraLOTL: "dss/mra/mra-lotl.xml", zzTL: "dss/mra/mra-zz-tl.xml"} {
-		data, err := os.ReadFile(filepath.Join(dir, file))
-		is.NoErr(err)
-		is.NoErr(cache.Store(context.Background(), url, data, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
-	}
-	signerDER, err := os.ReadFile(filepath.Join(dir, "anchors", "pades-009-mra-john-doe-lta-1.cer")) // ZZ-LOTL-signer
-	is.NoErr(err)
-	lotlSigner, err := cert.Parse(signerDER)
-	is.NoErr(err)
-	store := app.NewTrustStore(app.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
-		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return at }, logger)
-	snap := store.LoadCache(context.Background())
+	snap := loadMRAPilot(t, func(zz []byte) []byte { return zz })
 
 	var zz *trust.ListState
 	for i, l := range snap.Lists {
-		if l.URL == zzTL {
+		if l.URL == mraZZ {
 			zz = &snap.Lists[i]
 		}
 	}
@@ -97,7 +122,7 @@ func TestMRAThirdCountryList(t *testing.T) {
 	for _, l := range anchors.Listed(a.Certificate) {
 		listings = append(listings, qualification.Listing{Service: l.Service, Territory: l.Territory, Framework: l.Framework})
 	}
-	r := qualification.Evaluate(qualification.Input{Indication: verdict.TotalPassed, Signer: signer, Framework: a.Framework, Listings: listings, BestSignatureTime: at})
+	r := qualification.Evaluate(qualification.Input{Indication: verdict.TotalPassed, Signer: signer, Framework: a.Framework, Listings: listings, BestSignatureTime: mraAt})
 	is.Equal(*r.EIDAS, qualification.QESig)
 	is.Equal(r.Notes[0].Code, qualification.CodeMRA)
 }
@@ -109,37 +134,18 @@ func TestMRAThirdCountryList(t *testing.T) {
 func TestMRAListTerritoryComesFromItsPointer(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	dir := realworld.Trust(t)
-	const (
-		mraLOTL = "https://example.test/mra-lotl.xml"
-		zzTL    = "https://esignature.ec.europa.eu/efda/intl-pilot/api/v1/intl-pilot/tl/mra_tl_zz.xml"
-	)
-	at := time.Date(2022, 7, 28, 9, 0, 0, 0, time.UTC)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cache, err := tlcache.Open(t.TempDir(), logger)
-	is.NoErr(err)
-	lotl, err := os.ReadFile(filepath.Join(dir, "dss/mra/mra-lotl.xml"))
-	is.NoErr(err)
-	zz, err := os.ReadFile(filepath.Join(dir, "dss/mra/mra-zz-tl.xml"))
-	is.NoErr(err)
-	claimsEU := regexp.MustCompile(`<SchemeTerritory>ZZ</SchemeTerritory>`).ReplaceAll(zz, []byte("<SchemeTerritory>EU</SchemeTerritory>"))
-	is.True(string(claimsEU) != string(zz))
-	is.NoErr(cache.Store(context.Background(), mraLOTL, lotl, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
-	is.NoErr(cache.Store(context.Background(), zzTL, claimsEU, ports.ListMeta{Downloaded: at, LastOnlineConfirmation: at}))
-	signerDER, err := os.ReadFile(filepath.Join(dir, "anchors", "pades-009-mra-john-doe-lta-1.cer"))
-	is.NoErr(err)
-	lotlSigner, err := cert.Parse(signerDER)
-	is.NoErr(err)
-	store := app.NewTrustStore(app.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
-		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return at }, logger)
-	snap := store.LoadCache(context.Background())
+	snap := loadMRAPilot(t, func(zz []byte) []byte {
+		claimsEU := regexp.MustCompile(`<SchemeTerritory>ZZ</SchemeTerritory>`).ReplaceAll(zz, []byte("<SchemeTerritory>EU</SchemeTerritory>"))
+		is.True(string(claimsEU) != string(zz))
+		return claimsEU
+	})
 
 	eu := 0
 	for _, l := range snap.Lists {
 		if l.Territory == "EU" {
 			eu++
 		}
-		if l.URL == zzTL {
+		if l.URL == mraZZ {
 			is.Equal(l.Territory, "XX") // its pointer's
 			is.True(l.List == nil)      // nothing of it in use
 			is.Equal(l.Refusal, trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonSubstituted})

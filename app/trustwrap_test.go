@@ -34,6 +34,21 @@ func holds(snap *trust.Snapshot, der []byte) bool {
 	return false
 }
 
+// newEnvSignedByID is newEnv with DE's list signed by a reference to its
+// root by Id, the form wrapping works on; it returns the published bytes.
+func newEnvSignedByID(t *testing.T) (*env, []byte) {
+	t.Helper()
+	e := newEnv(t)
+	spec := e.eco.Spec("DE")
+	spec.SignRootByID = true
+	genuine, err := tl.Sign(spec, e.eco.MemberSigner, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.eco.Publisher.Put(tl.MemberPath("DE"), genuine)
+	return e, genuine
+}
+
 // A publisher (or anyone on the way) serves a signature-wrapped copy of a
 // member list whose signature references its root by Id: the refresh
 // refuses it, the previous good copy stays in use, the list reports
@@ -46,12 +61,7 @@ func TestWrappedListIsRefusedOnRefresh(t *testing.T) {
 		t.Run(w.String(), func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			e := newEnv(t)
-			spec := e.eco.Spec("DE")
-			spec.SignRootByID = true
-			genuine, err := tl.Sign(spec, e.eco.MemberSigner, nil, 0)
-			is.NoErr(err)
-			e.eco.Publisher.Put(tl.MemberPath("DE"), genuine)
+			e, genuine := newEnvSignedByID(t)
 			s := e.store(t, e.sources())
 			s.Refresh(context.Background())
 			good := list(e.status(s), "DE")
@@ -94,12 +104,7 @@ func TestWrappedListIsRefusedOnRefresh(t *testing.T) {
 func TestWrappedListInTheCacheIsRefused(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	e := newEnv(t)
-	spec := e.eco.Spec("DE")
-	spec.SignRootByID = true
-	genuine, err := tl.Sign(spec, e.eco.MemberSigner, nil, 0)
-	is.NoErr(err)
-	e.eco.Publisher.Put(tl.MemberPath("DE"), genuine)
+	e, genuine := newEnvSignedByID(t)
 	e.store(t, e.sources()).Refresh(context.Background()) // caches every list
 
 	attacker := e.eco.Stranger.Certificate.Raw
