@@ -9,7 +9,9 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/tlcache"
+	"github.com/svc-dss/dss/adapters/trustlist"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/fixtures/tl"
 	"github.com/svc-dss/dss/ports"
@@ -131,5 +133,13 @@ func writeCached(t *testing.T, e *env, url string, data []byte) {
 	}
 	if err := cache.Store(context.Background(), url, data, ports.ListMeta{URL: url, Downloaded: e.clock.Now(), LastOnlineConfirmation: e.clock.Now()}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A list the reader would refuse for its size is not downloaded whole
+// either: four refreshes run at once.
+func TestDownloadCapIsTheReadersLimit(t *testing.T) {
+	if egress.MaxListBytes != trustlist.MaxInputBytes {
+		t.Fatalf("egress.MaxListBytes = %d, trustlist.MaxInputBytes = %d", egress.MaxListBytes, trustlist.MaxInputBytes)
 	}
 }

@@ -24,10 +24,10 @@ func Authenticate(data []byte, allowed []*x509.Certificate) trust.Check {
 	if len(allowed) == 0 {
 		return trust.Check{Authenticity: trust.AuthNotChecked}
 	}
-	if len(data) > xmldsig.MaxDocumentSize {
+	if len(data) > MaxInputBytes {
 		return trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonUnreadableSignature}
 	}
-	doc, err := xmldsig.ParseDocument(data)
+	doc, err := xmldsig.ParseDocumentLimits(data, DocumentLimits())
 	if err != nil {
 		return trust.Check{Authenticity: trust.AuthIndeterminate, Reason: trust.ReasonUnreadableSignature}
 	}

@@ -50,7 +50,11 @@
 // documents with a DOCTYPE are refused (no entity expansion, no default
 // attributes); document size, nesting, references, transforms and embedded
 // certificates are bounded (MaxDocumentSize, MaxDepth, MaxReferences,
-// MaxTransforms, MaxCertificates). All cryptography is crypto/rsa,
+// MaxTransforms, MaxCertificates), and elements, attributes, text and tags
+// are counted while the document is tokenised, before any tree exists
+// (MaxElements, MaxAttributes, MaxTextBytes, MaxElementAttributes,
+// MaxTagBytes; ParseDocumentLimits takes a caller's tighter ones). All
+// cryptography is crypto/rsa,
 // crypto/ecdsa, crypto/sha*, crypto/x509.
 //
 // # Non-goals
