@@ -62,9 +62,11 @@ func (s Summary) Banner() (Banner, bool) {
 	}
 	switch s.Category {
 	case CategorySignatureInvalid:
-		b.Text = fmt.Sprintf("%s failed %s signature check (invalid signature); anchor data is not authenticated.", subj, its)
+		// A copy that fails is refused (decision 0026): what the
+		// publisher serves is not what is in use.
+		b.Text = fmt.Sprintf("%s failed %s signature check (invalid signature) and %s not used as served; anchor data is not confirmed.", subj, its, is)
 	case CategorySignatureIndeterminate:
-		b.Text = fmt.Sprintf("%s %s not signed by a configured signer (indeterminate); anchor data is not authenticated.", subj, is)
+		b.Text = fmt.Sprintf("%s %s not signed by a configured signer or not covered by %s signature (indeterminate) and %s not used as served; anchor data is not confirmed.", subj, is, its, is)
 	case CategorySignatureNotChecked:
 		if len(files) == 0 {
 			b.Text = fmt.Sprintf("%s could not be authenticated: no signer certificate is configured.", subj)
