@@ -56,6 +56,42 @@ func TestCachedProvider(t *testing.T) {
 	is.Equal(p.Issuer, "http://127.0.0.1/new")
 }
 
+// TestCachedProviderAccessTokens: the cache keeps a provider's
+// access-token rule with the rest of its row, so a rule made stricter
+// takes effect once the TTL is over; a rule this release does not know
+// is an error, which is not cached.
+func TestCachedProviderAccessTokens(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	ctx := context.Background()
+	f := newFixture(t)
+	c, clock := newCached(f, 100)
+
+	p, err := c.Provider(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(p.AccessTokens, postgres.AccessTokensByClaims)
+
+	_, err = f.admin.ExecContext(ctx, "UPDATE oidc_providers SET access_tokens = 'at+jwt' WHERE tenant_id = $1", tenantA)
+	is.NoErr(err)
+	clock.Advance(ttl - time.Second)
+	p, err = c.Provider(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(p.AccessTokens, postgres.AccessTokensByClaims) // still cached
+	clock.Advance(time.Second)
+	p, err = c.Provider(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(p.AccessTokens, postgres.AccessTokensATJWTOnly)
+
+	_, err = f.admin.ExecContext(ctx, `
+		ALTER TABLE oidc_providers DROP CONSTRAINT oidc_providers_access_tokens_check;
+		UPDATE oidc_providers SET access_tokens = 'opaque' WHERE tenant_id = '22222222-2222-4222-8222-222222222222'`)
+	is.NoErr(err)
+	_, err = c.Provider(ctx, tenantB)
+	is.True(err != nil && !errors.Is(err, postgres.ErrNotFound))
+	providers, _ := postgres.CacheLen(c)
+	is.Equal(providers, 1) // tenant A only
+}
+
 // TestCacheHitAvoidsDatabase closes the pool: only cached answers survive.
 func TestCacheHitAvoidsDatabase(t *testing.T) {
 	t.Parallel()

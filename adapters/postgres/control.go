@@ -45,6 +45,47 @@ type Provider struct {
 	// RedirectBaseURL is the external base URL for this tenant's redirect
 	// URI. Empty means the configured svc.dss.validator.base-url.
 	RedirectBaseURL string
+	// AccessTokens is how bearer tokens are told to be access tokens
+	// (column access_tokens). It is never zero in a Provider a lookup
+	// returns.
+	AccessTokens AccessTokenRule
+}
+
+// An AccessTokenRule is how the verifier of bearer tokens tells a
+// provider's access tokens from its ID tokens and other JWTs
+// (docs/decisions/0022, point 7). The zero value is unset: no row has it.
+type AccessTokenRule uint8
+
+const (
+	// AccessTokensByClaims ('claims', the column's default): typ at+jwt,
+	// or typ JWT or none without the claims only ID tokens carry.
+	AccessTokensByClaims AccessTokenRule = iota + 1
+	// AccessTokensATJWTOnly ('at+jwt'): typ at+jwt only.
+	AccessTokensATJWTOnly
+)
+
+// String is the rule as the column spells it.
+func (r AccessTokenRule) String() string {
+	switch r {
+	case AccessTokensByClaims:
+		return "claims"
+	case AccessTokensATJWTOnly:
+		return "at+jwt"
+	}
+	return fmt.Sprintf("AccessTokenRule(%d)", uint8(r))
+}
+
+// ParseAccessTokenRule reads the column's spelling of a rule. Anything
+// else, such as a value a newer release allowed, is an error: a provider
+// must never fall back to the more lenient rule.
+func ParseAccessTokenRule(s string) (AccessTokenRule, error) {
+	switch s {
+	case "claims":
+		return AccessTokensByClaims, nil
+	case "at+jwt":
+		return AccessTokensATJWTOnly, nil
+	}
+	return 0, fmt.Errorf("access_tokens %q is not a rule this release knows", s)
 }
 
 // A ClientKey is a signing-server caller's registered public key
@@ -96,21 +137,27 @@ func NewControl(db *sqlx.DB) *Control {
 	return &Control{db: db}
 }
 
-// Provider returns the OpenID provider of an enabled tenant.
+// Provider returns the OpenID provider of an enabled tenant. A row whose
+// access_tokens this release does not know is an error that is not
+// ErrNotFound: an infrastructure failure, never the default rule.
 func (c *Control) Provider(ctx context.Context, tenant string) (Provider, error) {
 	id, ok := canonicalUUID(tenant)
 	if !ok {
 		return Provider{}, fmt.Errorf("postgres: provider: %w", ErrInvalidTenant)
 	}
 	p := Provider{Tenant: id}
+	var rule string
 	err := c.db.QueryRowxContext(ctx, `
-		SELECT p.issuer, p.client_id, p.client_secret_ref, p.audience, p.redirect_base_url
+		SELECT p.issuer, p.client_id, p.client_secret_ref, p.audience, p.redirect_base_url, p.access_tokens
 		FROM oidc_providers p
 		JOIN tenants t ON t.id = p.tenant_id
 		WHERE p.tenant_id = $1 AND t.enabled`, id).
-		Scan(&p.Issuer, &p.ClientID, &p.ClientSecretRef, &p.Audience, &p.RedirectBaseURL)
+		Scan(&p.Issuer, &p.ClientID, &p.ClientSecretRef, &p.Audience, &p.RedirectBaseURL, &rule)
 	if err != nil {
 		return Provider{}, lookupError("provider", id, err)
+	}
+	if p.AccessTokens, err = ParseAccessTokenRule(rule); err != nil {
+		return Provider{}, fmt.Errorf("postgres: provider of tenant %s: %w", id, err)
 	}
 	return p, nil
 }

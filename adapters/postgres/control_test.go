@@ -115,7 +115,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 	}
 	var versions []int
 	is.NoErr(db.SelectContext(ctx, &versions, "SELECT version FROM schema_migrations ORDER BY version"))
-	is.Equal(versions, []int{1}) // each version recorded once
+	is.Equal(versions, []int{1, 2}) // each version recorded once
 	var tenants int
 	is.NoErr(db.GetContext(ctx, &tenants, "SELECT count(*) FROM tenants"))
 	is.Equal(tenants, 3) // the seed added nothing the second time
@@ -141,7 +141,7 @@ func TestMigrateConcurrently(t *testing.T) {
 	}
 	var n int
 	is.NoErr(db.GetContext(ctx, &n, "SELECT count(*) FROM schema_migrations"))
-	is.Equal(n, 1)
+	is.Equal(n, 2)
 }
 
 func TestMigrateNeedsWritableConnection(t *testing.T) {
@@ -272,6 +272,12 @@ func TestSchemaConstraints(t *testing.T) {
 			`INSERT INTO tenant_features (tenant_id, feature, valid_from, valid_until)
 			 VALUES ('33333333-3333-4333-8333-333333333333', 'dss', '2026-01-01', '2025-01-01')`,
 			"23514"},
+		{"access-token rule of another spelling",
+			`UPDATE oidc_providers SET access_tokens = 'AT+JWT' WHERE tenant_id = '11111111-1111-4111-8111-111111111111'`,
+			"23514"},
+		{"no access-token rule",
+			`UPDATE oidc_providers SET access_tokens = NULL WHERE tenant_id = '22222222-2222-4222-8222-222222222222'`,
+			"23502"},
 		{"second provider for a tenant",
 			`INSERT INTO oidc_providers (tenant_id, issuer, client_id)
 			 VALUES ('11111111-1111-4111-8111-111111111111', 'http://127.0.0.1/other', 'x')`,
@@ -337,10 +343,12 @@ func TestProvider(t *testing.T) {
 		{"found", tenantA, postgres.Provider{
 			Tenant: tenantA, Issuer: "http://127.0.0.1/tenant-a", ClientID: "dss-validator-a",
 			ClientSecretRef: "env:SVC_DSS_DEV_OIDC_SECRET_A", Audience: "dss-validator-a",
+			AccessTokens: postgres.AccessTokensByClaims,
 		}, nil},
 		{"unlicensed tenant still logs in", tenantC, postgres.Provider{
 			Tenant: tenantC, Issuer: "http://127.0.0.1/tenant-c", ClientID: "dss-validator-c",
 			ClientSecretRef: "env:SVC_DSS_DEV_OIDC_SECRET_C", Audience: "dss-validator-c",
+			AccessTokens: postgres.AccessTokensByClaims,
 		}, nil},
 		{"tenant without provider", tenantE, postgres.Provider{}, postgres.ErrNotFound},
 		{"unknown tenant", unknown, postgres.Provider{}, postgres.ErrNotFound},
@@ -364,6 +372,81 @@ func TestProvider(t *testing.T) {
 				is.True(errors.Is(err, postgres.ErrNotFound)) // every refusal is not-found
 			}
 			is.Equal(got, tt.want)
+		})
+	}
+}
+
+// TestProviderAccessTokens reads the access_tokens column: the default a
+// row gets when it does not name a rule, both rules set by SQL, and a
+// value this release does not know (as a newer release's schema might
+// allow), which is an infrastructure error, never the lenient default.
+func TestProviderAccessTokens(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	// Tenant C's row becomes the unknown value, past a dropped constraint.
+	_, err := f.admin.ExecContext(ctx, `
+		UPDATE oidc_providers SET access_tokens = 'at+jwt' WHERE tenant_id = '22222222-2222-4222-8222-222222222222';
+		UPDATE oidc_providers SET access_tokens = 'claims' WHERE tenant_id = '11111111-1111-4111-8111-111111111111';
+		ALTER TABLE oidc_providers DROP CONSTRAINT oidc_providers_access_tokens_check;
+		UPDATE oidc_providers SET access_tokens = 'opaque' WHERE tenant_id = '33333333-3333-4333-8333-333333333333';
+		INSERT INTO tenants (id, name) VALUES ('66666666-6666-4666-8666-666666666666', 'Tenant F');
+		INSERT INTO oidc_providers (tenant_id, issuer, client_id) VALUES ('66666666-6666-4666-8666-666666666666', 'http://127.0.0.1/f', 'f')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := postgres.NewControl(f.ro)
+	tests := []struct {
+		name    string
+		tenant  string
+		want    postgres.AccessTokenRule
+		wantErr bool
+	}{
+		{"row inserted without a rule: the default", "66666666-6666-4666-8666-666666666666", postgres.AccessTokensByClaims, false},
+		{"claims, set", tenantA, postgres.AccessTokensByClaims, false},
+		{"at+jwt", tenantB, postgres.AccessTokensATJWTOnly, false},
+		{"a value this release does not know", tenantC, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			p, err := c.Provider(ctx, tt.tenant)
+			if tt.wantErr {
+				is.True(err != nil)
+				is.True(!errors.Is(err, postgres.ErrNotFound)) // an infrastructure failure, not an unknown tenant
+				is.Equal(p, postgres.Provider{})
+				return
+			}
+			is.NoErr(err)
+			is.Equal(p.AccessTokens, tt.want)
+		})
+	}
+}
+
+func TestParseAccessTokenRule(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    postgres.AccessTokenRule
+		wantErr bool
+	}{
+		{"claims", postgres.AccessTokensByClaims, false},
+		{"at+jwt", postgres.AccessTokensATJWTOnly, false},
+		{"", 0, true},
+		{"AT+JWT", 0, true},
+		{"application/at+jwt", 0, true},
+		{"opaque", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			is := is.New(t)
+			got, err := postgres.ParseAccessTokenRule(tt.in)
+			is.Equal(err != nil, tt.wantErr)
+			is.Equal(got, tt.want)
+			if !tt.wantErr {
+				is.Equal(got.String(), tt.in) // the column's spelling round-trips
+			}
 		})
 	}
 }

@@ -23,14 +23,17 @@
 // The tables live in the schema the connection's search_path names
 // (Options.Schema, svc.dss.control-db.schema); the SQL never qualifies a
 // table name. The schema must exist before [Migrate] runs. Tables of
-// version 1 (migrations/0001_control.sql):
+// version 1 (migrations/0001_control.sql), with the column version 2
+// (0002_access_tokens.sql) adds:
 //
 //   - tenants (id uuid, name, enabled): a disabled tenant is treated as
 //     unknown by every lookup.
 //   - oidc_providers (tenant_id, issuer, client_id, client_secret_ref,
-//     audience, redirect_base_url): one provider per tenant.
-//     client_secret_ref names where the secret is kept; the secret itself
-//     is never stored.
+//     audience, redirect_base_url, access_tokens): one provider per
+//     tenant. client_secret_ref names where the secret is kept; the
+//     secret itself is never stored. access_tokens is 'claims' (the
+//     default) or 'at+jwt': how bearer tokens are told to be access
+//     tokens ([AccessTokenRule]).
 //   - tenant_features (tenant_id, feature, valid_from, valid_until):
 //     feature licences such as "dss.validator" and "dss", valid from
 //     valid_from (inclusive) until valid_until (exclusive); NULL leaves
