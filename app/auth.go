@@ -129,7 +129,7 @@ func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
 		case err != nil:
 			return oidc.Provider{}, err
 		}
-		return oidc.Provider{Issuer: p.Issuer, Audience: p.Audience}, nil
+		return oidc.Provider{Issuer: p.Issuer, Audience: p.Audience, AccessTokens: accessTokenRule(p.AccessTokens)}, nil
 	}
 	return &authenticator{
 		verifier: oidc.NewVerifier(providers, oidc.Options{Clock: clock}),
@@ -138,4 +138,16 @@ func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
 			return control.HasFeature(ctx, tenant, feature, clock())
 		},
 	}
+}
+
+// accessTokenRule is the verifier's rule for the control database's. An
+// unset rule stays unset, and the verifier answers ErrUnavailable.
+func accessTokenRule(r postgres.AccessTokenRule) oidc.AccessTokenRule {
+	switch r {
+	case postgres.AccessTokensByClaims:
+		return oidc.AccessTokensByClaims
+	case postgres.AccessTokensATJWTOnly:
+		return oidc.AccessTokensATJWTOnly
+	}
+	return 0
 }

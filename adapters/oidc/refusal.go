@@ -37,7 +37,8 @@ const (
 	// ReasonAudience: aud does not hold the registered audience.
 	ReasonAudience
 	// ReasonNotAccessToken: the token is of another kind, such as the ID
-	// token of a browser login (see accessToken).
+	// token of a browser login, or is not typed at+jwt while its provider
+	// has AccessTokensATJWTOnly (see accessToken).
 	ReasonNotAccessToken
 	// ReasonNoExpiry: no exp.
 	ReasonNoExpiry
@@ -119,26 +120,32 @@ func (c claims) checkTimes(now time.Time, skew time.Duration) error {
 }
 
 // accessToken reports whether a verified token is an access token, not an
-// ID token or a JWT of another kind (docs/decisions/0022):
+// ID token or a JWT of another kind, by the provider's rule
+// (docs/decisions/0022):
 //
 //   - typ at+jwt (RFC 9068 §2.1; "application/at+jwt" alike, in any case):
-//     an access token;
+//     an access token, under either rule;
 //   - typ JWT, or none: what most providers, zitadel's op among them, put
-//     on access tokens and ID tokens alike. It is an access token unless
-//     it carries a claim only ID tokens carry (OpenID Connect Core §2,
-//     §3.1.3.6, §3.3.2.11): nonce, at_hash, c_hash or s_hash. The browser
-//     login always sends a nonce, and an ID token must then carry it, so
-//     the ID token of our own login is refused;
+//     on access tokens and ID tokens alike. Under AccessTokensByClaims it
+//     is an access token unless it carries a claim only ID tokens carry
+//     (OpenID Connect Core §2, §3.1.3.6, §3.3.2.11): nonce, at_hash,
+//     c_hash or s_hash. The browser login always sends a nonce, and an ID
+//     token must then carry it, so the ID token of our own login is
+//     refused. Under AccessTokensATJWTOnly it is not an access token;
 //   - any other typ (logout+jwt, secevent+jwt, dpop+jwt…): a JWT of
 //     another kind (RFC 8725 §3.11).
-func accessToken(h jose.Header, c claims) bool {
+//
+// A rule that is neither accepts typ at+jwt only.
+func accessToken(rule AccessTokenRule, h jose.Header, c claims) bool {
 	raw, typed := h.ExtraHeaders[jose.HeaderType]
 	typ, _ := raw.(string)
 	switch {
-	case !typed, mediaType(typ) == "jwt":
-		return c.Nonce == nil && c.AtHash == nil && c.CHash == nil && c.SHash == nil
 	case mediaType(typ) == "at+jwt":
 		return true
+	case rule != AccessTokensByClaims:
+		return false
+	case !typed, mediaType(typ) == "jwt":
+		return c.Nonce == nil && c.AtHash == nil && c.CHash == nil && c.SHash == nil
 	}
 	return false
 }

@@ -15,7 +15,10 @@
 //     most once per RefreshInterval whatever the outcome;
 //   - iss is the provider's issuer, aud holds its audience (zitadel's
 //     access-token verifier does not check the audience: this does);
-//   - it is an access token, not the ID token of a browser login;
+//   - it is an access token, not the ID token of a browser login, by
+//     the provider's AccessTokenRule: its typ is at+jwt, or (by default)
+//     it is typed JWT or not at all and carries no claim only ID tokens
+//     carry;
 //   - exp, nbf and iat hold, with at most Skew of clock difference.
 //
 // A refusal is a *TokenError whose Reason is a fixed sentence: it never
@@ -63,6 +66,34 @@ var (
 type Provider struct {
 	Issuer   string
 	Audience string
+	// AccessTokens is how the provider's access tokens are told from its
+	// ID tokens and other JWTs. It has no default: with the zero value,
+	// every token of the provider is ErrUnavailable, since a Providers
+	// that leaves it out is a wiring mistake and must not fall back to
+	// either rule.
+	AccessTokens AccessTokenRule
+}
+
+// An AccessTokenRule is how a provider's access tokens are told from its
+// ID tokens and other JWTs (see accessToken; docs/decisions/0022, point
+// 7). The zero value is no rule.
+type AccessTokenRule uint8
+
+const (
+	// AccessTokensByClaims: typ at+jwt is an access token; typ JWT, or
+	// none, is one unless it carries a claim only ID tokens carry (nonce,
+	// at_hash, c_hash, s_hash); any other typ is not. The control
+	// database's default.
+	AccessTokensByClaims AccessTokenRule = iota + 1
+	// AccessTokensATJWTOnly: only typ at+jwt (RFC 9068 §2.1) is an access
+	// token. For a provider that types every access token so: its ID
+	// tokens are then refused whatever claims they carry.
+	AccessTokensATJWTOnly
+)
+
+// valid reports whether r is one of the rules.
+func (r AccessTokenRule) valid() bool {
+	return r == AccessTokensByClaims || r == AccessTokensATJWTOnly
 }
 
 // Providers resolves a tenant's provider. It returns an error wrapping
@@ -185,6 +216,8 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Identity, error) {
 		return Identity{}, refused(ReasonUnknownTenant)
 	case err != nil:
 		return Identity{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	case !p.AccessTokens.valid():
+		return Identity{}, fmt.Errorf("%w: the tenant's provider has no access-token rule (%d)", ErrUnavailable, p.AccessTokens)
 	}
 	payload, err := v.keySet(p.Issuer).VerifySignature(ctx, jws)
 	if err != nil {
@@ -202,7 +235,7 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Identity, error) {
 		return Identity{}, refused(ReasonIssuer)
 	case p.Audience == "" || !slices.Contains([]string(c.Audience), p.Audience):
 		return Identity{}, refused(ReasonAudience)
-	case !accessToken(jws.Signatures[0].Protected, c):
+	case !accessToken(p.AccessTokens, jws.Signatures[0].Protected, c):
 		return Identity{}, refused(ReasonNotAccessToken)
 	}
 	if err := c.checkTimes(v.o.Clock(), v.o.Skew); err != nil {

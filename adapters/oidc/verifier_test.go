@@ -38,9 +38,9 @@ func setupWith(t *testing.T, o oidc.Options) (a, b *op.Provider, v *oidc.Verifie
 	providers := func(_ context.Context, tenant string) (oidc.Provider, error) {
 		switch tenant {
 		case tenantA:
-			return oidc.Provider{Issuer: a.Issuer, Audience: audience}, nil
+			return oidc.Provider{Issuer: a.Issuer, Audience: audience, AccessTokens: oidc.AccessTokensByClaims}, nil
 		case tenantB:
-			return oidc.Provider{Issuer: b.Issuer, Audience: audience}, nil
+			return oidc.Provider{Issuer: b.Issuer, Audience: audience, AccessTokens: oidc.AccessTokensByClaims}, nil
 		}
 		return oidc.Provider{}, fmt.Errorf("tenant %s: %w", tenant, oidc.ErrUnknownTenant)
 	}
@@ -169,6 +169,81 @@ func TestVerifyAccessTokenTypes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := v.Verify(context.Background(), tt.token)
 			is.New(t).NoErr(err)
+		})
+	}
+}
+
+// Under AccessTokensATJWTOnly only typ at+jwt is an access token: a
+// token typed JWT or not typed is refused, whatever its claims, as "the
+// token is not an access token", and the other checks still apply to
+// at+jwt. Each token also goes to a verifier of the same provider under
+// the default AccessTokensByClaims, whose outcome is unchanged.
+func TestVerifyATJWTOnly(t *testing.T) {
+	t.Parallel()
+	a := op.Start(t, op.Options{Name: "tenant-a", DistinctKeys: true})
+	verifier := func(rule oidc.AccessTokenRule) *oidc.Verifier {
+		return oidc.NewVerifier(func(_ context.Context, tenant string) (oidc.Provider, error) {
+			if tenant != tenantA {
+				return oidc.Provider{}, fmt.Errorf("tenant %s: %w", tenant, oidc.ErrUnknownTenant)
+			}
+			return oidc.Provider{Issuer: a.Issuer, Audience: audience, AccessTokens: rule}, nil
+		}, oidc.Options{})
+	}
+	strict, byClaims := verifier(oidc.AccessTokensATJWTOnly), verifier(oidc.AccessTokensByClaims)
+	claims := func(mod func(map[string]any)) map[string]any {
+		c := a.ClaimSet(t, op.Claims{TenantID: tenantA, Audience: []string{audience}})
+		if mod != nil {
+			mod(c)
+		}
+		return c
+	}
+	// An ID token with neither nonce nor hashes: what the claims rule
+	// cannot tell from an access token.
+	plainIDToken := func(c map[string]any) {
+		delete(c, "client_id")
+		delete(c, "scope")
+		c["azp"], c["auth_time"] = audience, time.Now().Unix()
+	}
+	const notAT = oidc.ReasonNotAccessToken
+	tests := []struct {
+		name     string
+		token    string
+		strict   oidc.Reason // 0: accepted
+		byClaims oidc.Reason
+	}{
+		{"typ at+jwt", a.Sign(t, map[string]any{"typ": "at+jwt"}, claims(nil)), 0, 0},
+		{"typ application/at+jwt", a.Sign(t, map[string]any{"typ": "application/at+jwt"}, claims(nil)), 0, 0},
+		{"typ AT+JWT", a.Sign(t, map[string]any{"typ": "AT+JWT"}, claims(nil)), 0, 0},
+		{"typ at+jwt, even with a nonce", a.Sign(t, map[string]any{"typ": "at+jwt"}, claims(func(c map[string]any) { c["nonce"] = "n" })), 0, 0},
+		{"from the token endpoint (typ JWT)", a.Token(t, op.Claims{TenantID: tenantA, Audience: []string{audience}}), notAT, 0},
+		{"typ JWT", a.Sign(t, map[string]any{"typ": "JWT"}, claims(nil)), notAT, 0},
+		{"typ application/jwt", a.Sign(t, map[string]any{"typ": "application/jwt"}, claims(nil)), notAT, 0},
+		{"no typ", a.Sign(t, map[string]any{"typ": nil}, claims(nil)), notAT, 0},
+		{"an ID token (nonce, at_hash)", a.Sign(t, map[string]any{"typ": "JWT"}, claims(func(c map[string]any) {
+			c["nonce"], c["at_hash"] = "n-0S6_WzA2Mj", "77QmUPtjPfzWtF2AnpK9RQ"
+		})), notAT, notAT},
+		{"an ID token without nonce or hashes", a.Sign(t, map[string]any{"typ": "JWT"}, claims(plainIDToken)), notAT, 0},
+		{"a logout token", a.Sign(t, map[string]any{"typ": "logout+jwt"}, claims(nil)), notAT, notAT},
+		{"typ at+jwt, wrong audience", a.Sign(t, map[string]any{"typ": "at+jwt"}, claims(func(c map[string]any) { c["aud"] = "another-service" })), oidc.ReasonAudience, oidc.ReasonAudience},
+		{"typ at+jwt, expired", a.Sign(t, map[string]any{"typ": "at+jwt"}, claims(func(c map[string]any) { c["exp"] = time.Now().Add(-time.Hour).Unix() })), oidc.ReasonExpired, oidc.ReasonExpired},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, r := range []struct {
+				v    *oidc.Verifier
+				want oidc.Reason
+			}{{strict, tt.strict}, {byClaims, tt.byClaims}} {
+				is := is.New(t)
+				id, err := r.v.Verify(context.Background(), tt.token)
+				if r.want == 0 {
+					is.NoErr(err)
+					is.Equal(id.Tenant, tenantA)
+					continue
+				}
+				is.True(errors.Is(err, oidc.ErrUnauthenticated))
+				is.Equal(reasonOf(err), r.want)
+				is.Equal(err.Error(), "oidc: not authenticated: "+r.want.String())
+			}
 		})
 	}
 }
@@ -370,7 +445,14 @@ func TestVerifyUnavailable(t *testing.T) {
 			return oidc.Provider{}, errors.New("dial tcp: connection refused")
 		}},
 		{"provider down", func(context.Context, string) (oidc.Provider, error) {
-			return oidc.Provider{Issuer: "http://127.0.0.1:9/down", Audience: audience}, nil
+			return oidc.Provider{Issuer: "http://127.0.0.1:9/down", Audience: audience, AccessTokens: oidc.AccessTokensByClaims}, nil
+		}},
+		// A Providers that leaves the rule out falls back to neither.
+		{"provider without an access-token rule", func(context.Context, string) (oidc.Provider, error) {
+			return oidc.Provider{Issuer: a.Issuer, Audience: audience}, nil
+		}},
+		{"provider with a rule out of range", func(context.Context, string) (oidc.Provider, error) {
+			return oidc.Provider{Issuer: a.Issuer, Audience: audience, AccessTokens: 7}, nil
 		}},
 	}
 	for _, tt := range tests {
