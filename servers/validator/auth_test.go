@@ -198,6 +198,71 @@ func TestBearerAuthentication(t *testing.T) {
 	is.Equal(strings.TrimSpace(body), `{"status":"UP"}`)
 }
 
+// A provider registered with access_tokens 'at+jwt' has only tokens
+// typed at+jwt accepted: its token endpoint's access tokens (typ JWT) and
+// its ID tokens, with or without nonce, get 401 "not an access token" on
+// both endpoints. The rule is per provider: tenant A's provider keeps the
+// default, under which its typ JWT access token is served.
+func TestBearerAuthenticationATJWTOnly(t *testing.T) {
+	t.Parallel()
+	w := newAuthWorld(t)
+	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Before the first request: nothing of tenant B is cached yet.
+	if _, err := db.ExecContext(context.Background(), `UPDATE oidc_providers SET access_tokens = 'at+jwt' WHERE tenant_id = $1`, tenantB); err != nil {
+		t.Fatal(err)
+	}
+	claims := func(mod func(map[string]any)) map[string]any {
+		c := w.b.ClaimSet(t, op.Claims{TenantID: tenantB, Audience: []string{"dss-validator-b"}})
+		if mod != nil {
+			mod(c)
+		}
+		return c
+	}
+	const notAT = "a valid bearer token of a tenant is required: the token is not an access token"
+	tests := []struct {
+		name   string
+		token  string
+		detail string // "": served
+	}{
+		{"typed at+jwt", w.b.Sign(t, map[string]any{"typ": "at+jwt"}, claims(nil)), ""},
+		{"typed application/at+jwt", w.b.Sign(t, map[string]any{"typ": "application/at+jwt"}, claims(nil)), ""},
+		{"access token of the token endpoint (typ JWT)", w.token(t, w.b, tenantB), notAT},
+		{"typ JWT", w.b.Sign(t, map[string]any{"typ": "JWT"}, claims(nil)), notAT},
+		{"no typ", w.b.Sign(t, map[string]any{"typ": nil}, claims(nil)), notAT},
+		{"an ID token (nonce, at_hash)", w.b.Sign(t, map[string]any{"typ": "JWT"}, claims(func(c map[string]any) {
+			c["nonce"], c["at_hash"] = "n-0S6_WzA2Mj", "77QmUPtjPfzWtF2AnpK9RQ"
+		})), notAT},
+		{"an ID token without nonce or hashes", w.b.Sign(t, map[string]any{"typ": "JWT"}, claims(func(c map[string]any) {
+			delete(c, "client_id")
+			delete(c, "scope")
+			c["azp"], c["auth_time"] = "dss-validator-b", time.Now().Unix()
+		})), notAT},
+		{"tenant A's provider keeps the default: typ JWT", w.token(t, w.a, tenantA), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			for _, ep := range []struct{ method, path string }{{http.MethodGet, "/api/trust-status"}, {http.MethodPost, "/api/validate"}} {
+				status, body, h := call(t, w.url, ep.method, ep.path, "Bearer "+tt.token)
+				if tt.detail == "" {
+					is.True(status != 401 && status != 403 && status != 502) // ep.path: processed
+					continue
+				}
+				is.Equal(status, 401) // ep.path
+				is.Equal(h.Get("WWW-Authenticate"), `Bearer realm="svc-dss"`)
+				var p struct{ Type, Detail string }
+				is.NoErr(json.Unmarshal([]byte(body), &p))
+				is.Equal(p.Type, "urn:svc-dss:problem:unauthenticated")
+				is.Equal(p.Detail, tt.detail) // ep.path
+			}
+		})
+	}
+}
+
 // The browser login's ID token is no API bearer token, though it comes
 // from the tenant's own provider, names the tenant and carries the
 // registered audience (the UI's client ID): it is refused on both API
