@@ -14,10 +14,23 @@ type Page struct {
 	Dict types.Dict
 }
 
+// ErrLimit is the error of a walk stopped at the caller's limit: what was
+// not walked is not known to be broken.
+var ErrLimit = errors.New("pdf: limit reached")
+
 // Pages walks the page tree in order (ISO 32000-2, 7.7.3) and returns at
 // most limit pages; more is an error. A node seen twice is a cycle and an
 // error, as a viewer could show no single order of pages.
 func (f *File) Pages(limit int) ([]Page, error) {
+	nodes := -1
+	return f.PagesWithin(limit, &nodes)
+}
+
+// PagesWithin is Pages that also counts the tree nodes it visits down
+// from *nodes, and stops with ErrLimit when they run out (a negative
+// *nodes is no limit). A caller walking many revisions' trees shares one
+// budget among them, so that the walks together stay linear in the file.
+func (f *File) PagesWithin(limit int, nodes *int) ([]Page, error) {
 	root, err := f.Catalog()
 	if err != nil {
 		return nil, err
@@ -28,6 +41,12 @@ func (f *File) Pages(limit int) ([]Page, error) {
 	walk = func(o types.Object, depth int) error {
 		if depth > MaxDepth {
 			return fmt.Errorf("pdf: page tree deeper than %d", MaxDepth)
+		}
+		if *nodes == 0 {
+			return fmt.Errorf("%w: page tree nodes", ErrLimit)
+		}
+		if *nodes > 0 {
+			*nodes--
 		}
 		var ref *types.IndirectRef
 		if r, ok := o.(types.IndirectRef); ok {
