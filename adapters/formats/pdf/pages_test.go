@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -31,6 +32,31 @@ func TestPagesWithinBudget(t *testing.T) {
 		}
 		if err == nil && (len(pages) != tt.pages || n != tt.left) {
 			t.Errorf("budget %d: %d pages, %d left; want %d, %d", tt.budget, len(pages), n, tt.pages, tt.left)
+		}
+	}
+}
+
+// End is where the last revision the chain reaches ends, whatever
+// follows it: an object, or even an %%EOF, that no section lists.
+func TestEnd(t *testing.T) {
+	t.Parallel()
+	data := handmade(t, threePages, nil)
+	tests := []struct {
+		name     string
+		appended string
+	}{
+		{"nothing", ""},
+		{"white space", " \x00\x00\n"},
+		{"an object", "7 0 obj\n<< >>\nendobj\n"},
+		{"an object and an %%EOF", "7 0 obj\n<< >>\nendobj\n%%EOF\n"},
+	}
+	for _, tt := range tests {
+		f, err := Open(append(slices.Clip(data), tt.appended...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.End(); got != len(data) {
+			t.Errorf("%s: End %d, want %d", tt.name, got, len(data))
 		}
 	}
 }

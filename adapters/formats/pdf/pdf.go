@@ -136,20 +136,50 @@ func (f *File) Revisions() []int {
 	if f.repaired {
 		return nil
 	}
-	ends := []int{len(f.data)}
-	for _, s := range f.sections {
-		i := bytes.Index(f.data[s:], []byte("%%EOF"))
-		if i < 0 {
-			continue
+	ends := append(f.sectionEnds(), len(f.data))
+	slices.Sort(ends)
+	return slices.Compact(ends)
+}
+
+// End is where the last revision the cross-reference chain reaches ends:
+// after the %%EOF line that follows the last written of its sections.
+// What follows End is in no revision: no cross-reference section of the
+// chain lists it. -1 for a repaired file, or when no %%EOF follows.
+func (f *File) End() int {
+	end := -1
+	if !f.repaired {
+		for _, e := range f.sectionEnds() {
+			end = max(end, e)
 		}
-		end := int(s) + i + len("%%EOF")
+	}
+	return end
+}
+
+// sectionEnds is where the %%EOF line after each section read ends, in
+// the order of the sections' offsets. The sections are taken in that
+// order so that the file is scanned once: the first %%EOF after a
+// section is the one after the section before it, unless that one lies
+// before this section.
+func (f *File) sectionEnds() []int {
+	offsets := slices.Clone(f.sections)
+	slices.Sort(offsets)
+	var ends []int
+	eof := -1 // where the last %%EOF found starts
+	for _, s := range offsets {
+		if eof < int(s) {
+			i := bytes.Index(f.data[s:], []byte("%%EOF"))
+			if i < 0 {
+				break // nor after any later section
+			}
+			eof = int(s) + i
+		}
+		end := eof + len("%%EOF")
 		for end < len(f.data) && (f.data[end] == '\r' || f.data[end] == '\n') {
 			end++
 		}
 		ends = append(ends, end)
 	}
-	slices.Sort(ends)
-	return slices.Compact(ends)
+	return ends
 }
 
 // openXRef reads the revision's own cross-reference chain.
