@@ -55,5 +55,9 @@ const (
 //     incremental update added or removed pages, or changed what a signed
 //     page shows (its content streams, its resources and what they draw,
 //     its boxes or rotation), so the document shown is not the one
-//     signed (docs/decisions/0020).
-var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED"}
+//     signed (docs/decisions/0020);
+//   - PDF_PAGE_TREE_UNREADABLE (PAdES): the pages of the document as
+//     delivered, or of a revision after the signed one, do not read, so
+//     the comparison cannot be made: a later update that breaks the tree
+//     must not turn a changed page into a skipped check.
+var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED", "PDF_PAGE_TREE_UNREADABLE"}

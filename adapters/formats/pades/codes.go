@@ -32,4 +32,8 @@ const (
 	// CodeDocMDPViolated: a change after a certification signature that
 	// its DocMDP permissions do not allow (a warning on that signature).
 	CodeDocMDPViolated = "PDF_DOCMDP_VIOLATED"
+	// CodePageTreeUnreadable: the page tree of the document as delivered,
+	// or of a revision after the signed one, does not read, so the pages
+	// cannot be compared: a format failure, like a change to them.
+	CodePageTreeUnreadable = "PDF_PAGE_TREE_UNREADABLE"
 )

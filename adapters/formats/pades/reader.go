@@ -6,6 +6,7 @@ import (
 	"crypto"
 	"crypto/x509"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -74,7 +75,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		locked := rd.fieldLockViolations(f)
 		for i := range s {
 			s[i].Problems = append(s[i].Problems, locked...)
-			if certification.of(f) {
+			if certification.field != nil && f.ref != nil && *certification.field.ref == *f.ref {
 				s[i].Problems = append(s[i].Problems, certification.violations(fields)...)
 			}
 		}
@@ -108,10 +109,21 @@ type reading struct {
 	finalRead bool
 	// changes memoises changesAfter by revision end.
 	changes map[int]changes
+	// trees memoises laterTrees: the error of each revision's page tree,
+	// by revision end, read within treeBudget nodes in all.
+	trees      map[int]error
+	treeBudget int
 }
 
 // changesAfter reports what the updates after the revision ending at end
 // changed (modifications), once per revision.
+//
+// When something follows the revision, a page tree that does not read,
+// in the document as delivered or in any revision after the signed one,
+// is a format failure: the pages cannot be compared, and an update that
+// breaks the tree on purpose must not turn replaced content into a
+// skipped check. A signature over the whole document has nothing to
+// compare: its pages not reading stays the warning it was.
 func (rd *reading) changesAfter(end int) changes {
 	if c, ok := rd.changes[end]; ok {
 		return c
@@ -121,13 +133,68 @@ func (rd *reading) changesAfter(end int) changes {
 		rd.finalRead = true
 	}
 	var c changes
-	if rd.finalErr != nil {
+	switch {
+	case rd.finalErr != nil && blank(rd.data[end:]):
 		c.problems = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
-	} else {
+	case rd.finalErr != nil:
+		c.problems = []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
+			"the pages of the document as delivered do not read (%v): what the signature covers cannot be compared with what is shown", rd.finalErr)}}
+	default:
 		c = modifications(rd.data, end, rd.pdf, rd.final)
+		c.problems = append(c.problems, rd.laterTrees(end)...)
 	}
 	rd.changes[end] = c
 	return c
+}
+
+// laterTrees reports the revisions after the one ending at end, before
+// the last, whose page tree does not read. Each revision's tree is read
+// once, all within one budget of MaxWalk nodes, so that many revisions
+// of many pages stay linear in the file; beyond it the rest is reported
+// as not checked. A revision that does not open through its own
+// cross-reference chain (a linearization trailer, an embedded file's
+// %%EOF) is not a revision and is passed over: only the final document
+// goes to the repairing reader.
+func (rd *reading) laterTrees(end int) []ades.Problem {
+	if rd.trees == nil {
+		rd.trees = map[int]error{}
+		rd.treeBudget = MaxWalk
+	}
+	ends := rd.pdf.Revisions()
+	for _, e := range ends {
+		if e <= end || e >= len(rd.data) {
+			continue
+		}
+		err, ok := rd.trees[e]
+		if !ok {
+			if f, ferr := pdf.OpenExact(rd.data[:e]); ferr == nil {
+				_, err = f.PagesWithin(MaxPages, &rd.treeBudget)
+			}
+			rd.trees[e] = err
+		}
+		switch {
+		case errors.Is(err, pdf.ErrLimit):
+			return []ades.Problem{{Code: CodeLimitExceeded, Message: fmt.Sprintf(
+				"the page trees of the revisions after the first %d bytes were not all read: more than %d nodes", e, MaxWalk)}}
+		case err != nil:
+			return []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
+				"the pages of the revision of the first %d bytes, written after the signature, do not read (%v): what the signature covers cannot be compared with it", e, err)}}
+		}
+	}
+	return nil
+}
+
+// blank reports whether b is all PDF white space (ISO 32000-2, 7.2.3),
+// NUL included: some writers pad a file with it.
+func blank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case 0, '\t', '\n', '\f', '\r', ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // field is a signature field whose value is a signature dictionary.
