@@ -75,7 +75,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		locked := rd.fieldLockViolations(f)
 		for i := range s {
 			s[i].Problems = append(s[i].Problems, locked...)
-			if certification.field != nil && f.ref != nil && *certification.field.ref == *f.ref {
+			if certification.of(f) {
 				s[i].Problems = append(s[i].Problems, certification.violations(fields)...)
 			}
 		}
