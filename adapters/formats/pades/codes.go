@@ -36,4 +36,7 @@ const (
 	// or of a revision after the signed one, does not read, so the pages
 	// cannot be compared: a format failure, like a change to them.
 	CodePageTreeUnreadable = "PDF_PAGE_TREE_UNREADABLE"
+	// CodeUnsignedTrailingContent: bytes other than white space follow the
+	// last revision's %%EOF, in no cross-reference section (a warning).
+	CodeUnsignedTrailingContent = "PDF_UNSIGNED_TRAILING_CONTENT"
 )

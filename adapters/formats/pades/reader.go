@@ -81,8 +81,10 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		}
 		sigs = append(sigs, s...)
 	}
+	after := rd.trailing()
 	for i := range sigs {
 		rd.complete(&sigs[i], dss, stamps)
+		sigs[i].Problems = append(sigs[i].Problems, after...)
 	}
 	return sigs, nil
 }
@@ -182,6 +184,26 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 		}
 	}
 	return nil
+}
+
+// trailing reports content that follows the document's last revision:
+// bytes after its %%EOF that are not white space, which no cross-reference
+// section lists and no signature covers, but which viewers that repair a
+// file (mupdf, qpdf) read into the document.
+func (rd *reading) trailing() []ades.Problem {
+	end := rd.pdf.End()
+	if end < 0 {
+		ends := eofEnds(rd.data) // a repaired file: its last %%EOF
+		if len(ends) == 0 {
+			return nil
+		}
+		end = ends[len(ends)-1]
+	}
+	if blank(rd.data[end:]) {
+		return nil
+	}
+	return []ades.Problem{{Code: CodeUnsignedTrailingContent, Message: fmt.Sprintf(
+		"%d bytes follow the last revision (after its %%%%EOF at byte %d) in no cross-reference section: content no signature covers, which some viewers show", len(rd.data)-end, end)}}
 }
 
 // blank reports whether b is all PDF white space (ISO 32000-2, 7.2.3),
