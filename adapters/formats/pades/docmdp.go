@@ -1,6 +1,7 @@
 package pades
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -20,45 +21,52 @@ import (
 // permissions (the copy keeps /ByteRange and /Contents, so the signature
 // still verifies) lifts nothing.
 
-// asSigned is a signature as its own signed revision holds it.
-type asSigned struct {
-	file *pdf.File
-	// dict is the signature dictionary, fieldDict the signature field
-	// holding it; nil when the revision has no field whose value has the
-	// signature's byte range.
-	dict, fieldDict types.Dict
-	// certifies: the revision's /Perms /DocMDP is this signature, and
-	// docMDP is that dictionary (the one whose /Reference counts).
-	certifies bool
-	docMDP    types.Dict
+// revision opens the revision f covers. A signature without a sound byte
+// range has none; one that does not open is reported by the comparison
+// (modifications).
+func (rd *reading) revision(f field) *pdf.File {
+	if f.end <= 0 || len(f.problems) > 0 {
+		return nil
+	}
+	if f.end == len(rd.data) {
+		return rd.pdf
+	}
+	file, err := pdf.Open(rd.data[:f.end])
+	if err != nil {
+		return nil
+	}
+	return file
 }
 
-// signedRevision reads f as its signed revision holds it. A signature
-// without a sound byte range has no signed revision: ok is false.
-func (rd *reading) signedRevision(f field) (s asSigned, ok bool) {
-	if f.end <= 0 || len(f.problems) > 0 {
-		return asSigned{}, false
-	}
-	file := rd.pdf
-	if f.end < len(rd.data) {
-		var err error
-		if file, err = pdf.Open(rd.data[:f.end]); err != nil {
-			return asSigned{}, false // reported by the comparison (modifications)
-		}
-	}
-	s.file = file
+// certifiedBy returns the signature dictionary that the /Perms /DocMDP of
+// file, the revision f covers, names when it is f's own (it has f's byte
+// range), or nil.
+func certifiedBy(file *pdf.File, f field) types.Dict {
 	root, err := file.Catalog()
 	if err != nil {
-		return s, true
+		return nil
 	}
-	if perms, _ := file.Dict(root["Perms"]); perms != nil {
-		if d, _ := file.Dict(perms["DocMDP"]); hasRange(d, f.byteRange) {
-			s.certifies, s.docMDP = true, d
-		}
+	perms, _ := file.Dict(root["Perms"])
+	if perms == nil {
+		return nil
+	}
+	if d, _ := file.Dict(perms["DocMDP"]); hasRange(d, f.byteRange) {
+		return d
+	}
+	return nil
+}
+
+// signedField finds, in file, the revision f covers, the signature field
+// whose value has f's byte range: the field and signature dictionary as
+// signed. Both are nil when there is none.
+func signedField(file *pdf.File, f field) (fieldDict, dict types.Dict) {
+	root, err := file.Catalog()
+	if err != nil {
+		return nil, nil
 	}
 	form, _ := file.Dict(root["AcroForm"])
 	if form == nil {
-		return s, true
+		return nil, nil
 	}
 	kids, _ := file.Array(form["Fields"])
 	seen := map[types.IndirectRef]bool{}
@@ -84,7 +92,7 @@ func (rd *reading) signedRevision(f field) (s asSigned, ok bool) {
 			}
 			if kft == "Sig" {
 				if v, _ := file.Dict(d["V"]); hasRange(v, f.byteRange) {
-					s.dict, s.fieldDict = v, d
+					fieldDict, dict = d, v
 					return true
 				}
 			}
@@ -95,7 +103,12 @@ func (rd *reading) signedRevision(f field) (s asSigned, ok bool) {
 		return false
 	}
 	walk(kids, "", 0)
-	return s, true
+	return fieldDict, dict
+}
+
+// blankAfter reports whether nothing but white space follows data[:end].
+func blankAfter(data []byte, end int) bool {
+	return len(bytes.TrimSpace(data[min(end, len(data)):])) == 0
 }
 
 // hasRange reports whether the signature dictionary d has the byte
@@ -137,27 +150,33 @@ func (c certification) of(f field) bool {
 func (rd *reading) docMDP(fields []field) certification {
 	var order []*field
 	for i := range fields {
-		if f := &fields[i]; !f.docTimestamp && f.end > 0 && len(f.problems) == 0 {
+		// A signature over the whole document has nothing after it to
+		// judge, and nothing later can be the certification.
+		if f := &fields[i]; !f.docTimestamp && f.end > 0 && len(f.problems) == 0 && !blankAfter(rd.data, f.end) {
 			order = append(order, f)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *field) int { return a.end - b.end })
 	for _, f := range order {
-		s, ok := rd.signedRevision(*f)
-		if !ok || !s.certifies {
+		file := rd.revision(*f)
+		if file == nil {
+			continue
+		}
+		sig := certifiedBy(file, *f)
+		if sig == nil {
 			continue
 		}
 		c := certification{field: f, p: 2}
-		refs, _ := s.file.Array(s.docMDP["Reference"])
+		refs, _ := file.Array(sig["Reference"])
 		for _, o := range refs {
-			sr, err := s.file.Dict(o)
+			sr, err := file.Dict(o)
 			if err != nil || sr == nil {
 				continue
 			}
 			if m := sr.NameEntry("TransformMethod"); m == nil || *m != "DocMDP" {
 				continue
 			}
-			params, _ := s.file.Dict(sr["TransformParams"])
+			params, _ := file.Dict(sr["TransformParams"])
 			if params == nil {
 				continue
 			}
@@ -233,14 +252,14 @@ func (l lock) covers(name string) bool {
 	return false
 }
 
-// locks reads the locks of a signature as its signed revision holds them.
-func (s asSigned) locks() []lock {
-	x := s.file
+// locks reads the locks of a signature as x, its signed revision, holds
+// them: fieldDict is its field there, dict its signature dictionary.
+func locks(x *pdf.File, fieldDict, dict types.Dict) []lock {
 	var specs []types.Dict
-	if d, _ := x.Dict(s.fieldDict["Lock"]); d != nil {
+	if d, _ := x.Dict(fieldDict["Lock"]); d != nil {
 		specs = append(specs, d)
 	}
-	refs, _ := x.Array(s.dict["Reference"])
+	refs, _ := x.Array(dict["Reference"])
 	for _, o := range refs {
 		sr, _ := x.Dict(o)
 		if sr == nil {
@@ -276,20 +295,23 @@ func (s asSigned) locks() []lock {
 // fieldLockViolations reports the fields a signature locked, as signed,
 // that were changed after it.
 func (rd *reading) fieldLockViolations(f field) []ades.Problem {
-	if f.end <= 0 || f.end >= len(rd.data) || len(f.problems) > 0 {
-		return nil // nothing after it, or no sound byte range
+	if f.end <= 0 || len(f.problems) > 0 || blankAfter(rd.data, f.end) {
+		return nil // no sound byte range, or nothing after it
 	}
-	s, ok := rd.signedRevision(f)
-	if !ok {
+	// The revision is opened only when a field was filled after it.
+	filled := rd.changesAfter(f.end).filled
+	if len(filled) == 0 {
 		return nil
 	}
-	locks := s.locks()
-	if len(locks) == 0 {
+	file := rd.revision(f)
+	if file == nil {
 		return nil
 	}
+	fieldDict, dict := signedField(file, f)
+	ls := locks(file, fieldDict, dict)
 	var hit []string
-	for _, name := range rd.changesAfter(f.end).filled {
-		if slices.ContainsFunc(locks, func(l lock) bool { return l.covers(name) }) {
+	for _, name := range filled {
+		if slices.ContainsFunc(ls, func(l lock) bool { return l.covers(name) }) {
 			hit = append(hit, name)
 		}
 	}
