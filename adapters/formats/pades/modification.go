@@ -2,9 +2,9 @@ package pades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -16,89 +16,200 @@ import (
 // pageView is what a revision shows of its pages: enough to tell whether
 // a later incremental update changed what was signed.
 type pageView struct {
-	// contents identifies each page's content: the content streams'
-	// object numbers and where they were written, so that a stream
-	// rewritten under the same number counts as changed.
-	contents []string
-	// annots counts each page's annotations other than signature widgets.
-	annots []int
+	// prints is what each page shows (pageprint.go).
+	prints []pagePrint
+	// annots are each page's annotations, in /Annots order, named by
+	// object number (or by value when direct).
+	annots [][]string
+	// sigWidgets are the widgets of the revision's signature fields, by
+	// object number, and whether their field holds a signature.
+	sigWidgets map[string]bool
+	// extras digest each page's entries other than what it shows, its
+	// annotations and its place in the tree (/AA actions, say), by key.
+	extras []map[string][sha256.Size]byte
+	// root and pageTree name the catalog and the page tree's root: a new
+	// one is a change whatever it holds.
+	root, pageTree string
 }
 
 // viewOf reads the pages of f.
 func viewOf(f *pdf.File) (pageView, error) {
+	pr := newPrinter(f)
+	prints, err := pr.prints(MaxPages)
+	if err != nil {
+		return pageView{}, err
+	}
 	pages, err := f.Pages(MaxPages)
 	if err != nil {
 		return pageView{}, err
 	}
-	var v pageView
+	v := pageView{prints: prints, sigWidgets: signatureWidgets(f)}
+	if r := f.RootRef(); r != nil {
+		v.root = r.String()
+	}
+	if root, err := f.Catalog(); err == nil && root["Pages"] != nil {
+		v.pageTree = root["Pages"].String()
+	}
 	for _, p := range pages {
-		v.contents = append(v.contents, contentID(f, p.Dict["Contents"]))
 		annots, _ := f.Array(p.Dict["Annots"])
-		n := 0
+		ids := make([]string, 0, len(annots))
 		for _, a := range annots {
-			ad, err := f.Dict(a)
-			if err != nil || ad == nil || isSignatureWidget(f, ad) {
+			ids = append(ids, annotID(a))
+		}
+		v.annots = append(v.annots, ids)
+		extra := map[string][sha256.Size]byte{}
+		for k, e := range p.Dict {
+			if slices.Contains(pageShows, k) || slices.Contains(pageBookkeeping, k) {
 				continue
 			}
-			n++
+			d, err := pr.digest(e, 0)
+			if err != nil {
+				return pageView{}, err
+			}
+			extra[k] = d
 		}
-		v.annots = append(v.annots, n)
+		v.extras = append(v.extras, extra)
 	}
 	return v, nil
 }
 
-// isSignatureWidget reports whether the annotation d is the widget of a
-// signature field: merged with the field, or its kid.
-func isSignatureWidget(f *pdf.File, d types.Dict) bool {
-	if ft := d.NameEntry("FT"); ft != nil {
-		return *ft == "Sig"
+// pageBookkeeping are the page entries that neither show anything nor act:
+// its place in the tree, its annotations (compared one by one) and the
+// bookkeeping writers rewrite freely.
+var pageBookkeeping = []string{"Type", "Parent", "Annots", "StructParents", "Tabs", "PieceInfo", "LastModified", "Metadata"}
+
+// changedEntries names the keys whose digests differ between a and b.
+func changedEntries(a, b map[string][sha256.Size]byte) []string {
+	var keys []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			keys = append(keys, "/"+k)
+		}
 	}
-	if st := d.NameEntry("Subtype"); st == nil || *st != "Widget" {
-		return false
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, "/"+k)
+		}
 	}
-	parent, err := f.Dict(d["Parent"])
-	if err != nil || parent == nil {
-		return false
-	}
-	ft := parent.NameEntry("FT")
-	return ft != nil && *ft == "Sig"
+	slices.Sort(keys)
+	return keys
 }
 
-// contentID names a page's /Contents: each stream's object number and
-// where it was written, or the printed value of a direct one.
-func contentID(f *pdf.File, o types.Object) string {
-	var refs []types.IndirectRef
-	switch c := o.(type) {
-	case types.IndirectRef:
-		if arr, err := f.Array(c); err == nil && arr != nil {
-			for _, e := range arr {
-				if r, ok := e.(types.IndirectRef); ok {
-					refs = append(refs, r)
+// countMissing counts the entries of a that b lacks, as multisets.
+func countMissing(a, b []string) int {
+	have := map[string]int{}
+	for _, id := range b {
+		have[id]++
+	}
+	n := 0
+	for _, id := range a {
+		if have[id] > 0 {
+			have[id]--
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// annotID names an entry of /Annots: its object, or its value when
+// direct.
+func annotID(o types.Object) string {
+	if o == nil {
+		return "null"
+	}
+	if r, ok := o.(types.IndirectRef); ok {
+		return r.String()
+	}
+	return o.PDFString()
+}
+
+// signatureWidgets returns the widgets of the signature fields of f's
+// form (ISO 32000-2, 12.7.5.5): the field itself when merged with its
+// widget, else its widget kids; true when the field holds a signature
+// (its /V a signature or document time-stamp dictionary). Nothing else is
+// a signature widget: an annotation calling itself /FT /Sig outside the
+// form is an annotation.
+func signatureWidgets(f *pdf.File) map[string]bool {
+	out := map[string]bool{}
+	root, err := f.Catalog()
+	if err != nil {
+		return out
+	}
+	form, _ := f.Dict(root["AcroForm"])
+	if form == nil {
+		return out
+	}
+	fields, _ := f.Array(form["Fields"])
+	seen := map[string]bool{}
+	count := 0
+	var walk func(kids types.Array, ft string, depth int)
+	walk = func(kids types.Array, ft string, depth int) {
+		if depth > MaxFieldDepth {
+			return
+		}
+		for _, k := range kids {
+			id := annotID(k)
+			if seen[id] || count > MaxWalk {
+				continue
+			}
+			seen[id] = true
+			count++
+			d, _ := f.Dict(k)
+			if d == nil {
+				continue
+			}
+			kft := ft
+			if n := d.NameEntry("FT"); n != nil {
+				kft = *n
+			}
+			sub, _ := f.Array(d["Kids"])
+			if kft == "Sig" {
+				signed := holdsSignature(f, d)
+				if isWidget(d) {
+					out[id] = signed
+				}
+				for _, w := range sub {
+					if wd, _ := f.Dict(w); wd != nil && isWidget(wd) && wd.NameEntry("T") == nil {
+						out[annotID(w)] = signed
+					}
 				}
 			}
+			walk(sub, kft, depth+1)
 		}
-		// The array object rewritten counts as well.
-		refs = append(refs, c)
-	case types.Array:
-		for _, e := range c {
-			if r, ok := e.(types.IndirectRef); ok {
-				refs = append(refs, r)
-			}
+	}
+	walk(fields, "", 0)
+	return out
+}
+
+// holdsSignature reports whether the field's value is a signature or
+// document time-stamp dictionary.
+func holdsSignature(f *pdf.File, field types.Dict) bool {
+	v, _ := f.Dict(field["V"])
+	if v == nil {
+		return false
+	}
+	t := v.Type()
+	return (t != nil && (*t == "Sig" || *t == "DocTimeStamp")) || (t == nil && v["ByteRange"] != nil && v["Contents"] != nil)
+}
+
+// plainAnnots are page i's annotations of view v other than signature
+// widgets. In the signed revision (before nil) every widget of a
+// signature field is one. After it (before the signed revision's
+// signature widgets), a widget is one when its field holds a signature or
+// when it was a signature field's widget already: a signature field added
+// later without a signature is an annotation like any other.
+func plainAnnots(v pageView, i int, before map[string]bool) []string {
+	var out []string
+	for _, id := range v.annots[i] {
+		filled, sig := v.sigWidgets[id]
+		_, wasSig := before[id]
+		if sig && (before == nil || filled || wasSig) {
+			continue
 		}
-	case nil:
-		return ""
-	default:
-		return c.String()
+		out = append(out, id)
 	}
-	var b []byte
-	for _, r := range refs {
-		n := r.ObjectNumber.Value()
-		at := f.Where(n)
-		b = strconv.AppendInt(append(b, ' '), int64(n), 10)
-		b = strconv.AppendInt(append(b, '@'), at.Offset, 10)
-		b = strconv.AppendInt(append(b, '.'), int64(at.Index), 10)
-	}
-	return string(b)
+	return out
 }
 
 // changes is what the incremental updates after a signed revision did.
@@ -140,29 +251,56 @@ func modifications(data []byte, end int, final *pdf.File, finalView pageView) ch
 		return changes{problems: []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the signed revision do not read: %v", err)}}}
 	}
 	var out changes
-	if len(finalView.contents) != len(was.contents) {
+	if len(finalView.prints) != len(was.prints) {
 		out.problems = append(out.problems, ades.Problem{Code: CodePagesChanged, Message: fmt.Sprintf(
-			"the document has %d pages, the revision the signature covers %d: pages were added or removed after signing", len(finalView.contents), len(was.contents))})
+			"the document has %d pages, the revision the signature covers %d: pages were added or removed after signing", len(finalView.prints), len(was.prints))})
 	}
-	contentChanged := false
-	for i := range min(len(was.contents), len(finalView.contents)) {
-		if was.contents[i] != finalView.contents[i] {
-			out.problems = append(out.problems, ades.Problem{Code: CodePageContentChanged, Message: fmt.Sprintf("the content of page %d was changed after signing", i+1)})
-			contentChanged = true
-			break
+	var shown []string
+	for i := range min(len(was.prints), len(finalView.prints)) {
+		if parts := changedParts(was.prints[i], finalView.prints[i]); len(parts) > 0 {
+			shown = append(shown, fmt.Sprintf("page %d's %s", i+1, strings.Join(parts, ", ")))
 		}
 	}
+	var added, removed []string
 	for i := range min(len(was.annots), len(finalView.annots)) {
-		if finalView.annots[i] > was.annots[i] {
-			out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsAdded, Message: fmt.Sprintf(
-				"annotations were added to page %d after signing (%d, then %d): they may cover signed content", i+1, was.annots[i], finalView.annots[i])})
-			out.annotsAdded = true
-			break
+		before, after := plainAnnots(was, i, nil), plainAnnots(finalView, i, was.sigWidgets)
+		if n := countMissing(after, before); n > 0 {
+			added = append(added, fmt.Sprintf("page %d (%d)", i+1, n))
+		}
+		if n := countMissing(before, after); n > 0 {
+			removed = append(removed, fmt.Sprintf("page %d (%d)", i+1, n))
 		}
 	}
-	c := comparison{signed: signed, final: final, roles: map[int]role{}, page: map[int]int{}, name: map[int]string{}}
+	if len(added) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsAdded, Message: "annotations were added after signing, on " + list(added) + ": they may cover signed content"})
+		out.annotsAdded = true
+	}
+	if len(removed) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were removed after signing, on " + list(removed) + ": what they covered shows now"})
+		out.annotsChanged = true
+	}
+	var other []string
+	if was.root != finalView.root {
+		other = append(other, fmt.Sprintf("the trailer's /Root (%s, then %s)", was.root, finalView.root))
+	}
+	if was.pageTree != finalView.pageTree {
+		other = append(other, fmt.Sprintf("the catalog's /Pages (%s, then %s)", was.pageTree, finalView.pageTree))
+	}
+	for i := range min(len(was.extras), len(finalView.extras)) {
+		if keys := changedEntries(was.extras[i], finalView.extras[i]); len(keys) > 0 {
+			other = append(other, fmt.Sprintf("page %d's %s", i+1, strings.Join(keys, ", ")))
+		}
+	}
+	wasRoot, _ := signed.Catalog()
+	nowRoot, _ := final.Catalog()
+	// The catalog is compared by value, whichever object holds it now.
+	// /OCProperties is part of what every page shows (pageprint.go).
+	if keys := changedKeys(wasRoot, nowRoot, append(catalogUpdates, "OCProperties")); len(keys) > 0 {
+		other = append(other, "the catalog's "+strings.Join(keys, ", "))
+	}
+	c := comparison{signed: signed, final: final, roles: map[int]role{}, page: map[int]int{}, name: map[int]string{}, signedSigs: was.sigWidgets}
 	c.mapRoles()
-	c.classify(&out, contentChanged)
+	c.classify(&out, shown, other)
 	out.problems = slices.Clip(out.problems)
 	return out
 }
@@ -190,10 +328,11 @@ const (
 type comparison struct {
 	signed, final *pdf.File
 	roles         map[int]role
-	page          map[int]int    // the page (from 1) of a page-bound object
-	name          map[int]string // the full name of a form field
-	resources     map[int]int    // lazily: objects a page shows, by page
-	count         int            // objects visited, against MaxWalk
+	page          map[int]int     // the page (from 1) of a page-bound object
+	name          map[int]string  // the full name of a form field
+	signedSigs    map[string]bool // the signed revision's signature widgets
+	resources     map[int]int     // lazily: objects a page shows, by page
+	count         int             // objects visited, against MaxWalk
 }
 
 // mark records r for o when o is a reference not yet placed.
@@ -337,12 +476,14 @@ func (c *comparison) pages(o types.Object, depth int) {
 // Any other catalog change (/OpenAction, /Names, /Perms...) is reported.
 var (
 	catalogUpdates = []string{"AcroForm", "DSS", "Extensions", "Metadata", "Version", "Pages"}
-	pageShows      = []string{"Contents", "Resources", "MediaBox", "CropBox", "Rotate", "UserUnit", "Group"}
+	// widgetShows are the entries of a widget that change how it looks.
+	widgetShows = []string{"AP", "AS", "Rect", "F", "MK", "BS", "Border", "C", "DA"}
+	pageShows   = []string{"Contents", "Resources", "MediaBox", "CropBox", "Rotate", "UserUnit", "Group"}
 )
 
 // classify judges every object of the signed revision that a later update
 // rewrote or freed.
-func (c *comparison) classify(out *changes, contentChanged bool) {
+func (c *comparison) classify(out *changes, shown, other []string) {
 	var rewritten []int
 	for _, n := range c.signed.Numbers() {
 		if c.signed.Where(n) != c.final.Where(n) {
@@ -350,38 +491,41 @@ func (c *comparison) classify(out *changes, contentChanged bool) {
 		}
 	}
 	slices.Sort(rewritten)
-	var other []string
-	var shown []string
-	var unplaced []int
+	var (
+		unplaced      []int
+		sigWidgets    []string
+		annotsChanged bool
+	)
 	for _, n := range rewritten {
 		was, _ := c.signed.Resolve(indirect(n))
 		now, _ := c.final.Resolve(indirect(n))
+		id := indirect(n).String()
 		switch c.roles[n] {
-		case roleCatalog:
-			if keys := changedKeys(was, now, catalogUpdates); len(keys) > 0 {
-				other = append(other, "the catalog's "+strings.Join(keys, ", "))
-			}
-		case rolePageTree:
-			if keys := changedKeys(was, now, nil); len(intersect(keys, pageShows)) > 0 {
-				shown = append(shown, fmt.Sprintf("a page tree node's %s (inherited by its pages)", strings.Join(intersect(keys, pageShows), ", ")))
-			}
-		case rolePage:
-			// /Contents is compared above, by page.
-			if keys := intersect(changedKeys(was, now, []string{"Contents"}), pageShows); len(keys) > 0 {
-				shown = append(shown, fmt.Sprintf("page %d's %s", c.page[n], strings.Join(keys, ", ")))
-			}
-		case roleAnnot:
+		case roleCatalog, rolePageTree, rolePage:
+			// Compared by value above: the catalog, and what each page
+			// shows and holds, whichever objects hold them now.
+		case roleAnnot, roleSigField:
+			filled, sig := c.signedSigs[id]
 			d, _ := c.final.Dict(indirect(n))
 			switch {
-			case d != nil && isSignatureWidget(c.final, d):
+			case sig && filled:
+				// A signature's widget: its appearance is part of what
+				// was signed (a rewritten one could show another name).
+				if keys := intersect(changedKeys(was, now, nil), widgetShows); len(keys) > 0 {
+					sigWidgets = append(sigWidgets, fmt.Sprintf("object %d's %s", n, strings.Join(keys, ", ")))
+				}
+			case sig:
+				// An empty signature field, signed since: its widget
+				// gets the new signature's appearance.
+			case c.roles[n] == roleSigField:
 			case d != nil && isWidget(d):
 				out.filled = append(out.filled, c.fieldOf(d))
 			default:
-				out.annotsChanged = true
+				annotsChanged = true
 			}
 		case roleField:
 			out.filled = append(out.filled, c.name[n])
-		case roleSigField, roleAnnots, roleForm, roleDSS, roleMetadata, roleContent:
+		case roleAnnots, roleForm, roleDSS, roleMetadata, roleContent:
 		default:
 			unplaced = append(unplaced, n)
 		}
@@ -396,15 +540,20 @@ func (c *comparison) classify(out *changes, contentChanged bool) {
 			}
 		}
 	}
-	if len(shown) > 0 && !contentChanged {
+	if len(shown) > 0 {
 		out.problems = append(out.problems, ades.Problem{Code: CodePageContentChanged, Message: "what a signed page shows was changed after signing: " + list(shown)})
 	}
 	if len(out.filled) > 0 {
 		out.filled = slices.Compact(slices.Sorted(slices.Values(out.filled)))
 		out.problems = append(out.problems, ades.Problem{Code: CodeFormFieldsChanged, Message: "form fields were filled in or changed after signing: " + list(out.filled)})
 	}
-	if out.annotsChanged {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were changed or removed after signing"})
+	if annotsChanged {
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were changed after signing"})
+		out.annotsChanged = true
+	}
+	if len(sigWidgets) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "the widgets of signatures the revision holds were changed after signing: " + list(sigWidgets)})
+		out.annotsChanged = true
 	}
 	if len(other) > 0 {
 		out.problems = append(out.problems, ades.Problem{Code: CodeObjectsChanged, Message: "objects of the signed revision that are no page, form field, annotation or validation data were changed after signing: " + list(other)})
