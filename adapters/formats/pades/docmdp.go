@@ -193,8 +193,10 @@ func (rd *reading) docMDP(fields []field) certification {
 // undefinedChanges are the codes of changes no DocMDP permission allows
 // (ISO 32000-2, 12.8.2.2.2, Table 257): /P 3 at most adds annotations to
 // form filling and signing, and validation data and document time-stamps
-// are always allowed (ETSI EN 319 142-1, 5.4).
-var undefinedChanges = []string{CodePagesChanged, CodePageContentChanged, CodeObjectsChanged}
+// are always allowed (ETSI EN 319 142-1, 5.4). A page tree that does not
+// read after the certification is among them: what changed cannot be
+// shown to be allowed.
+var undefinedChanges = []string{CodePagesChanged, CodePageContentChanged, CodePageTreeUnreadable, CodeObjectsChanged}
 
 // violations reports the changes after the certification signature that
 // its /P does not allow, each naming the change. Changes to pages or
@@ -221,11 +223,11 @@ func (c certification) violations(fields []field) []ades.Problem {
 	if c.p == 1 && len(c.after.filled) > 0 {
 		violated("which permits no change, and form fields were filled in after it: %s", list(c.after.filled))
 	}
-	if c.p < 3 && (c.after.annotsAdded || c.after.annotsChanged) {
-		violated("which does not permit adding or changing annotations, and annotations were added or changed after it")
-	}
 	for _, p := range c.after.problems {
-		if slices.Contains(undefinedChanges, p.Code) {
+		switch {
+		case c.p < 3 && (p.Code == CodeAnnotationsAdded || p.Code == CodeAnnotationsChanged):
+			violated("which does not permit adding, changing or removing annotations, and after it %s", p.Message)
+		case slices.Contains(undefinedChanges, p.Code):
 			violated("which permits no such change, and after it %s", p.Message)
 		}
 	}
