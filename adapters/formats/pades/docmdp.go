@@ -31,7 +31,7 @@ func (rd *reading) revision(f field) *pdf.File {
 	if f.end == len(rd.data) {
 		return rd.pdf
 	}
-	file, err := pdf.Open(rd.data[:f.end])
+	file, err := rd.revisionAt(f.end)
 	if err != nil {
 		return nil
 	}

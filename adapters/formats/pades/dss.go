@@ -53,7 +53,7 @@ func (rd *reading) dss() *dssData {
 		f := rd.pdf
 		if end < len(rd.data) {
 			var err error
-			if f, err = pdf.OpenExact(rd.data[:end]); err != nil {
+			if f, err = rd.revisionAt(end); err != nil || f.Repaired() {
 				continue // not a revision after all (an embedded file's %%EOF)
 			}
 		}

@@ -16,6 +16,11 @@ const (
 	// MaxWalk bounds the objects placed when a signed revision is
 	// compared with the final document.
 	MaxWalk = 200000
+	// MaxPageTreeNodes bounds the page tree nodes read over all the
+	// revisions after a signed one (each read once, sharing its parsed
+	// objects with the final document): a document of MaxPages pages with
+	// MaxSignatures revisions fits.
+	MaxPageTreeNodes = 1_000_000
 	// MaxChain bounds the certificates followed from a signer for LT.
 	MaxChain = 16
 )

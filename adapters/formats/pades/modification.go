@@ -30,11 +30,18 @@ type pageView struct {
 	// root and pageTree name the catalog and the page tree's root: a new
 	// one is a change whatever it holds.
 	root, pageTree string
+	// printer is what digested the pages, kept for earlier revisions.
+	printer *printer
 }
 
-// viewOf reads the pages of f.
-func viewOf(f *pdf.File) (pageView, error) {
+// viewOf reads the pages of f. With the view of a later revision of the
+// same document, it reuses what that view digested of the objects the two
+// revisions share.
+func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 	pr := newPrinter(f)
+	if later != nil && later.printer != nil {
+		pr = later.printer.over(f)
+	}
 	prints, err := pr.prints(MaxPages)
 	if err != nil {
 		return pageView{}, err
@@ -43,20 +50,24 @@ func viewOf(f *pdf.File) (pageView, error) {
 	if err != nil {
 		return pageView{}, err
 	}
-	v := pageView{prints: prints, sigWidgets: signatureWidgets(f)}
+	v := pageView{prints: prints, sigWidgets: signatureWidgets(f), printer: pr}
 	if r := f.RootRef(); r != nil {
 		v.root = r.String()
 	}
 	if root, err := f.Catalog(); err == nil && root["Pages"] != nil {
 		v.pageTree = root["Pages"].String()
 	}
-	for _, p := range pages {
+	for i, p := range pages {
 		annots, _ := f.Array(p.Dict["Annots"])
 		ids := make([]string, 0, len(annots))
 		for _, a := range annots {
 			ids = append(ids, annotID(a))
 		}
 		v.annots = append(v.annots, ids)
+		if p.Ref != nil && pr.reusable(i, p.Ref.ObjectNumber.Value()) {
+			v.extras = append(v.extras, later.extras[i])
+			continue
+		}
 		extra := map[string][sha256.Size]byte{}
 		for k, e := range p.Dict {
 			if slices.Contains(pageShows, k) || slices.Contains(pageBookkeeping, k) {
@@ -238,15 +249,15 @@ type changes struct {
 // Updates that add signatures, document time-stamps or validation data
 // rewrite only the catalog's /DSS, /AcroForm and /Extensions, the form,
 // signature fields and their widgets, and the /Annots of pages: they pass.
-func modifications(data []byte, end int, final *pdf.File, finalView pageView) changes {
+func modifications(data []byte, end int, open func(end int) (*pdf.File, error), final *pdf.File, finalView pageView) changes {
 	if end <= 0 || end >= len(data) || len(bytes.TrimSpace(data[end:])) == 0 {
 		return changes{} // the signature covers the whole document
 	}
-	signed, err := pdf.Open(data[:end])
+	signed, err := open(end)
 	if err != nil {
 		return changes{problems: []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the revision the signature covers (the first %d bytes) does not read: %v", end, err)}}}
 	}
-	was, err := viewOf(signed)
+	was, err := viewOf(signed, &finalView)
 	if err != nil {
 		return changes{problems: []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the signed revision do not read: %v", err)}}}
 	}
@@ -708,4 +719,15 @@ func list(items []string) string {
 		return strings.Join(items, "; ")
 	}
 	return fmt.Sprintf("%s; and %d more", strings.Join(items[:5], "; "), len(items)-5)
+}
+
+// openRevision opens the revision of final that ends at end, sharing the
+// objects both parse (pdf.File.Revision); a revision its own
+// cross-reference chain does not read goes to the repairing reader, as
+// pdf.Open would.
+func openRevision(final *pdf.File, data []byte, end int) (*pdf.File, error) {
+	if f, err := final.Revision(end); err == nil {
+		return f, nil
+	}
+	return pdf.Open(data[:end])
 }

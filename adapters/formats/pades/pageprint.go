@@ -44,15 +44,90 @@ var errPrintLimit = errors.New("pades: the pages reach too many objects to compa
 
 // printer digests the objects of one revision. Objects never change
 // within a revision, so each is digested once.
+//
+// The printer of an earlier revision takes the digests of the final
+// document's printer for the objects that are clean: written at the same
+// place in both revisions, as is everything they reach. Those are the
+// same bytes all the way down, so their digests are too, and comparing
+// many revisions of a large document costs what the updates changed, not
+// the whole page graph once per revision.
 type printer struct {
 	f     *pdf.File
 	memo  map[int][sha256.Size]byte
 	busy  map[int]bool
 	count int
+	// stack holds the objects being digested; parents records, for each
+	// object reached, the objects that reach it (the final document's
+	// printer only).
+	stack   []int
+	parents map[int][]int
+	// base is the final document's printer and dirty the objects whose
+	// digests cannot be taken from it (an earlier revision's printer).
+	base  *printer
+	dirty map[int]bool
+	// For the final document's printer: each page's object (-1 when
+	// direct), the page tree nodes its attributes come from (down the tree
+	// and up its /Parent chain), and its print. For an earlier revision's:
+	// the pages whose print cannot be taken from the final's.
+	pageObjs   []int
+	pageNodes  [][]int
+	pagePrints []pagePrint
+	dirtyPages map[int]bool
 }
 
 func newPrinter(f *pdf.File) *printer {
-	return &printer{f: f, memo: map[int][sha256.Size]byte{}, busy: map[int]bool{}}
+	return &printer{f: f, memo: map[int][sha256.Size]byte{}, busy: map[int]bool{}, parents: map[int][]int{}}
+}
+
+// over returns a printer of f, an earlier revision of p's document, that
+// reuses p's digests for the objects f has at the same place and that
+// reach only such objects.
+func (p *printer) over(f *pdf.File) *printer {
+	r := &printer{f: f, memo: map[int][sha256.Size]byte{}, busy: map[int]bool{}, base: p, dirty: map[int]bool{}}
+	var queue []int
+	for n := range p.memo {
+		if f.Where(n) != p.f.Where(n) {
+			r.dirty[n] = true
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, up := range p.parents[n] {
+			if !r.dirty[up] {
+				r.dirty[up] = true
+				queue = append(queue, up)
+			}
+		}
+	}
+	// A page's print is the final's when the page, the tree nodes it
+	// inherits from and everything its values reach are where they are in
+	// the final document (its values' references reach the page's own
+	// entry, pageID, in parents).
+	r.dirtyPages = map[int]bool{}
+	for i, nodes := range p.pageNodes {
+		if r.dirty[pageID(i)] {
+			r.dirtyPages[i] = true
+			continue
+		}
+		for _, n := range nodes {
+			if f.Where(n) != p.f.Where(n) {
+				r.dirtyPages[i] = true
+				break
+			}
+		}
+	}
+	return r
+}
+
+// pageID stands for page i in parents: object numbers are positive.
+func pageID(i int) int { return -(i + 1) }
+
+// reusable reports whether page i, object n of this revision, prints as
+// the final document's page i does.
+func (p *printer) reusable(i int, n int) bool {
+	return p.base != nil && i < len(p.base.pagePrints) && n >= 0 && p.base.pageObjs[i] == n && !p.dirtyPages[i]
 }
 
 // inherited are the page attributes a page tree node passes down.
@@ -73,18 +148,38 @@ func (p *printer) prints(limit int) ([]pagePrint, error) {
 	if err != nil {
 		return nil, err
 	}
-	down, err := p.inheritedDown(root["Pages"])
-	if err != nil {
-		return nil, err
-	}
+	down, paths := p.inheritedDown(root["Pages"])
 	out := make([]pagePrint, len(pages))
+	record := p.base == nil
+	if record {
+		p.pageObjs, p.pageNodes = make([]int, len(pages)), make([][]int, len(pages))
+	}
 	for i, pg := range pages {
+		n := -1
+		if pg.Ref != nil {
+			n = pg.Ref.ObjectNumber.Value()
+		}
+		if p.reusable(i, n) {
+			out[i] = p.base.pagePrints[i]
+			out[i][len(shownParts)-1] = oc // the revision's own catalog
+			continue
+		}
+		// The references the page's values hold are reached from the page.
+		p.stack = append(p.stack[:0], pageID(i))
 		var pr pagePrint
 		var fromTree [len(inherited)]types.Object
 		if i < len(down) {
 			fromTree = down[i]
 		}
-		up := p.inheritedUp(pg.Dict)
+		up, chain := p.inheritedUp(pg.Dict)
+		if record {
+			p.pageObjs[i] = n
+			nodes := append([]int{n}, chain...)
+			if i < len(paths) {
+				nodes = append(nodes, paths[i]...)
+			}
+			p.pageNodes[i] = nodes
+		}
 		for j, key := range inherited {
 			var (
 				h   = sha256.New()
@@ -112,15 +207,24 @@ func (p *printer) prints(limit int) ([]pagePrint, error) {
 		}
 		pr[len(shownParts)-1] = oc
 		out[i] = pr
+		p.stack = p.stack[:0]
+	}
+	if record {
+		p.pagePrints = out
 	}
 	return out, nil
 }
 
 // inheritedDown walks the page tree from node as pdf.File.Pages does and
 // returns, for each page in order, the inherited attributes as the walk
-// passes them down (a page's own entries first).
-func (p *printer) inheritedDown(node types.Object) ([][len(inherited)]types.Object, error) {
-	var out [][len(inherited)]types.Object
+// passes them down (a page's own entries first), and the tree nodes on
+// its way.
+func (p *printer) inheritedDown(node types.Object) ([][len(inherited)]types.Object, [][]int) {
+	var (
+		out   [][len(inherited)]types.Object
+		paths [][]int
+		path  []int
+	)
 	var walk func(o types.Object, from [len(inherited)]types.Object, depth int)
 	walk = func(o types.Object, from [len(inherited)]types.Object, depth int) {
 		if depth > pdf.MaxDepth {
@@ -136,6 +240,10 @@ func (p *printer) inheritedDown(node types.Object) ([][len(inherited)]types.Obje
 			}
 		}
 		if t := d.Type(); (t != nil && *t == "Pages") || (t == nil && d["Kids"] != nil) {
+			if r, ok := o.(types.IndirectRef); ok {
+				path = append(path, r.ObjectNumber.Value())
+				defer func() { path = path[:len(path)-1] }()
+			}
 			kids, _ := p.f.Array(d["Kids"])
 			for _, k := range kids {
 				walk(k, from, depth+1)
@@ -143,15 +251,20 @@ func (p *printer) inheritedDown(node types.Object) ([][len(inherited)]types.Obje
 			return
 		}
 		out = append(out, from)
+		paths = append(paths, slices.Clone(path))
 	}
 	walk(node, [len(inherited)]types.Object{}, 0)
-	return out, nil
+	return out, paths
 }
 
 // inheritedUp returns page's inherited attributes found up its /Parent
-// chain, as viewers that look an attribute up the chain find them.
-func (p *printer) inheritedUp(page types.Dict) [len(inherited)]types.Object {
-	var out [len(inherited)]types.Object
+// chain, as viewers that look an attribute up the chain find them, and the
+// chain's objects.
+func (p *printer) inheritedUp(page types.Dict) ([len(inherited)]types.Object, []int) {
+	var (
+		out   [len(inherited)]types.Object
+		chain []int
+	)
 	d := page
 	for range pdf.MaxDepth {
 		for i, key := range inherited {
@@ -159,13 +272,17 @@ func (p *printer) inheritedUp(page types.Dict) [len(inherited)]types.Object {
 				out[i] = v
 			}
 		}
+		ref, ok := d["Parent"].(types.IndirectRef)
 		parent, _ := p.f.Dict(d["Parent"])
 		if parent == nil {
 			break
 		}
+		if ok {
+			chain = append(chain, ref.ObjectNumber.Value())
+		}
 		d = parent
 	}
-	return out
+	return out, chain
 }
 
 // digest is the value digest of o, references followed.
@@ -179,8 +296,16 @@ func (p *printer) digest(o types.Object, depth int) ([sha256.Size]byte, error) {
 		h.Write([]byte{'n'})
 	case types.IndirectRef:
 		n := v.ObjectNumber.Value()
+		if p.parents != nil && len(p.stack) > 0 {
+			p.parents[n] = append(p.parents[n], p.stack[len(p.stack)-1])
+		}
 		if d, ok := p.memo[n]; ok {
 			return d, nil
+		}
+		if p.base != nil && !p.dirty[n] {
+			if d, ok := p.base.memo[n]; ok {
+				return d, nil
+			}
 		}
 		if p.busy[n] {
 			// A cycle (a form XObject that draws itself): named by number,
@@ -192,7 +317,9 @@ func (p *printer) digest(o types.Object, depth int) ([sha256.Size]byte, error) {
 			return [sha256.Size]byte{}, errPrintLimit
 		}
 		p.busy[n] = true
+		p.stack = append(p.stack, n)
 		d, err := p.indirect(n, depth)
+		p.stack = p.stack[:len(p.stack)-1]
 		delete(p.busy, n)
 		if err != nil {
 			return d, err

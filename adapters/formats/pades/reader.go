@@ -111,10 +111,35 @@ type reading struct {
 	finalRead bool
 	// changes memoises changesAfter by revision end.
 	changes map[int]changes
+	// revisions memoises revisionAt: every comparison of a revision, its
+	// DocMDP, its DSS and its page tree read the same File.
+	revisions map[int]revisionFile
 	// trees memoises laterTrees: the error of each revision's page tree,
 	// by revision end, read within treeBudget nodes in all.
 	trees      map[int]error
 	treeBudget int
+}
+
+type revisionFile struct {
+	f   *pdf.File
+	err error
+}
+
+// revisionAt opens the revision of the document that ends at end, once,
+// sharing parsed objects with the final document (openRevision).
+func (rd *reading) revisionAt(end int) (*pdf.File, error) {
+	if end >= len(rd.data) {
+		return rd.pdf, nil
+	}
+	if r, ok := rd.revisions[end]; ok {
+		return r.f, r.err
+	}
+	if rd.revisions == nil {
+		rd.revisions = map[int]revisionFile{}
+	}
+	f, err := openRevision(rd.pdf, rd.data, end)
+	rd.revisions[end] = revisionFile{f, err}
+	return f, err
 }
 
 // changesAfter reports what the updates after the revision ending at end
@@ -131,7 +156,7 @@ func (rd *reading) changesAfter(end int) changes {
 		return c
 	}
 	if !rd.finalRead {
-		rd.final, rd.finalErr = viewOf(rd.pdf)
+		rd.final, rd.finalErr = viewOf(rd.pdf, nil)
 		rd.finalRead = true
 	}
 	var c changes
@@ -142,7 +167,7 @@ func (rd *reading) changesAfter(end int) changes {
 		c.problems = []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
 			"the pages of the document as delivered do not read (%v): what the signature covers cannot be compared with what is shown", rd.finalErr)}}
 	default:
-		c = modifications(rd.data, end, rd.pdf, rd.final)
+		c = modifications(rd.data, end, rd.revisionAt, rd.pdf, rd.final)
 		c.problems = append(c.problems, rd.laterTrees(end)...)
 	}
 	rd.changes[end] = c
@@ -151,7 +176,7 @@ func (rd *reading) changesAfter(end int) changes {
 
 // laterTrees reports the revisions after the one ending at end, before
 // the last, whose page tree does not read. Each revision's tree is read
-// once, all within one budget of MaxWalk nodes, so that many revisions
+// once, all within one budget of MaxPageTreeNodes nodes, so that many revisions
 // of many pages stay linear in the file; beyond it the rest is reported
 // as not checked. A revision that does not open through its own
 // cross-reference chain (a linearization trailer, an embedded file's
@@ -160,7 +185,7 @@ func (rd *reading) changesAfter(end int) changes {
 func (rd *reading) laterTrees(end int) []ades.Problem {
 	if rd.trees == nil {
 		rd.trees = map[int]error{}
-		rd.treeBudget = MaxWalk
+		rd.treeBudget = MaxPageTreeNodes
 	}
 	ends := rd.pdf.Revisions()
 	for _, e := range ends {
@@ -169,7 +194,7 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 		}
 		err, ok := rd.trees[e]
 		if !ok {
-			if f, ferr := pdf.OpenExact(rd.data[:e]); ferr == nil {
+			if f, ferr := rd.revisionAt(e); ferr == nil && !f.Repaired() {
 				_, err = f.PagesWithin(MaxPages, &rd.treeBudget)
 			}
 			rd.trees[e] = err
@@ -177,7 +202,7 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 		switch {
 		case errors.Is(err, pdf.ErrLimit):
 			return []ades.Problem{{Code: CodeLimitExceeded, Message: fmt.Sprintf(
-				"the page trees of the revisions after the first %d bytes were not all read: more than %d nodes", e, MaxWalk)}}
+				"the page trees of the revisions after the first %d bytes were not all read: more than %d nodes", e, MaxPageTreeNodes)}}
 		case err != nil:
 			return []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
 				"the pages of the revision of the first %d bytes, written after the signature, do not read (%v): what the signature covers cannot be compared with it", e, err)}}

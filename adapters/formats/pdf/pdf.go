@@ -56,6 +56,17 @@ type File struct {
 	objects  map[int]types.Object
 	streams  map[int][]types.Object // decoded object streams, by number
 	depth    int
+	// shared holds objects parsed by any revision of the same file, by
+	// where they were written (see Revision).
+	shared *sharedObjects
+}
+
+// sharedObjects are the parsed objects the revisions of one file share:
+// an object written at an offset is the same bytes in every revision that
+// reaches that far, so it parses to the same value.
+type sharedObjects struct {
+	mu      sync.Mutex
+	objects map[int64]types.Object
 }
 
 // entry is where a revision keeps one object.
@@ -127,6 +138,28 @@ func OpenExact(data []byte) (f *File, err error) {
 		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
 	}
 	return f, nil
+}
+
+// Revision opens data[:end], the revision of the file that ends at end,
+// through its own cross-reference chain (as OpenExact), sharing with f the
+// objects both parse: comparing many revisions of a large document parses
+// each object once. Objects are shared only when they were written at the
+// same offset and need nothing of the revision to be read (a stream whose
+// /Length is an indirect object is parsed again), so each revision still
+// reads exactly what its own sections say.
+func (f *File) Revision(end int) (*File, error) {
+	if f.repaired || end <= 0 || end > len(f.data) {
+		return nil, fmt.Errorf("%w: no revision ends at %d", ErrBroken, end)
+	}
+	if f.shared == nil {
+		f.shared = &sharedObjects{objects: map[int64]types.Object{}}
+	}
+	r, err := OpenExact(f.data[:end])
+	if err != nil {
+		return nil, err
+	}
+	r.shared = f.shared
+	return r, nil
 }
 
 // Revisions lists where the revisions the file's cross-reference chain
@@ -410,10 +443,12 @@ func (f *File) object(n int) (types.Object, error) {
 	var err error
 	if e.compressed {
 		o, err = f.compressed(n, e)
-	} else {
+	} else if o, ok = f.shared.get(e.offset); !ok {
 		var parsed bool
 		if o, parsed, err = f.parse(e.offset); !parsed {
 			o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
+		} else if err == nil {
+			f.shared.put(e.offset, o)
 		}
 	}
 	if err != nil {
@@ -489,4 +524,28 @@ func (f *File) objectStream(s int) ([]types.Object, error) {
 		objs[i] = o
 	}
 	return objs, nil
+}
+
+func (s *sharedObjects) get(offset int64) (types.Object, bool) {
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.objects[offset]
+	return o, ok
+}
+
+// put keeps o unless it needs the revision to be read: a stream whose
+// length is another object of the revision.
+func (s *sharedObjects) put(offset int64, o types.Object) {
+	if s == nil {
+		return
+	}
+	if sd, ok := o.(types.StreamDict); ok && sd.StreamLengthObjNr != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.objects[offset] = o
 }
