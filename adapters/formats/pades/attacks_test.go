@@ -28,6 +28,15 @@ func TestChangesThroughNewObjects(t *testing.T) {
 			fixture.Ref(parent), resources, fixture.Ref(o.Contents[0]), extra)
 	}
 	fonts := func(font int) string { return fmt.Sprintf("<< /Font << /F1 %s >> >>", fixture.Ref(font)) }
+	// shadow is the object number of the hidden content a document was
+	// prepared with: allocated once per document.
+	shadows := map[*fixture.Document]int{}
+	shadow := func(d *fixture.Document) int {
+		if _, ok := shadows[d]; !ok {
+			shadows[d] = d.Alloc()
+		}
+		return shadows[d]
+	}
 	tests := []struct {
 		name    string
 		before  func(d *fixture.Document) // the document's own content, before the signature
@@ -69,6 +78,14 @@ func TestChangesThroughNewObjects(t *testing.T) {
 				page:       strings.Replace(pageDict(o, o.PageTree, fonts(o.Font), ""), fixture.Ref(o.Contents[0]), fixture.Ref(content), 1),
 				o.PageTree: fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 1 >>", fixture.Ref(page)),
 			}, 0)
+		}, pades.CodePageContentChanged, "page 1's /Contents"},
+		{"shadow content prepared before signing, swapped in after (hide-and-replace)", func(d *fixture.Document) {
+			// The signed revision holds the shadow stream, drawn by nothing.
+			d.Update(map[int]string{shadow(d): text("Pay 900 EUR")}, 0)
+		}, func(d *fixture.Document) {
+			o := d.Objects()
+			d.Update(map[int]string{o.Pages[0]: strings.Replace(pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s]", fixture.Ref(o.Fields[0]))),
+				fixture.Ref(o.Contents[0]), fixture.Ref(shadow(d)), 1)}, 0)
 		}, pades.CodePageContentChanged, "page 1's /Contents"},
 		{"optional content configured in the catalog", nil, func(d *fixture.Document) {
 			// What each page shows depends on which layers are on.
