@@ -87,6 +87,15 @@ func TestChangesThroughNewObjects(t *testing.T) {
 			d.Update(map[int]string{o.Pages[0]: strings.Replace(pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s]", fixture.Ref(o.Fields[0]))),
 				fixture.Ref(o.Contents[0]), fixture.Ref(shadow(d)), 1)}, 0)
 		}, pades.CodePageContentChanged, "page 1's /Contents"},
+		{"the catalog pointed at a page tree prepared before signing that rotates the page", func(d *fixture.Document) {
+			o := d.Objects()
+			d.Update(map[int]string{shadow(d): fmt.Sprintf("<< /Type /Pages /Kids [%s %s] /Count 2 /Rotate 90 >>", fixture.Ref(o.Pages[0]), fixture.Ref(o.Pages[1]))}, 0)
+		}, func(d *fixture.Document) {
+			o := d.Objects()
+			d.Update(map[int]string{
+				o.Catalog: fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s] /SigFlags 3 >> >>", fixture.Ref(shadow(d)), fixture.Ref(o.Fields[0])),
+			}, 0)
+		}, pades.CodePageContentChanged, "page 1's /Rotate"},
 		{"optional content configured in the catalog", nil, func(d *fixture.Document) {
 			// What each page shows depends on which layers are on.
 			o := d.Objects()
@@ -140,9 +149,29 @@ func TestChangesThroughNewObjects(t *testing.T) {
 			}, catalog)
 		}, pades.CodeObjectsChanged, "the catalog's /OpenAction"},
 	}
+	// An undefined change names where the document reaches the object.
+	action := 0
+	tests = append(tests, struct {
+		name    string
+		before  func(d *fixture.Document)
+		attack  func(d *fixture.Document)
+		code    string
+		message string
+	}{"a page's action rewritten in place", func(d *fixture.Document) {
+		o := d.Objects()
+		action = d.Alloc()
+		d.Update(map[int]string{
+			action:     "<< /S /JavaScript /JS (app.alert\\(1\\)) >>",
+			o.Pages[1]: fmt.Sprintf("<< /Type /Page /Parent %s /MediaBox [0 0 595 842] /Resources %s /Contents %s /AA << /O %s >> >>", fixture.Ref(o.PageTree), fonts(o.Font), fixture.Ref(o.Contents[1]), fixture.Ref(action)),
+		}, 0)
+	}, func(d *fixture.Document) {
+		d.Update(map[int]string{action: "<< /S /JavaScript /JS (this.submitForm\\(\\)) >>"}, 0)
+	}, pades.CodeObjectsChanged, "page 2's /AA; object "})
+	tests = append(tests, tests[len(tests)-1])
+	tests[len(tests)-1].message = "at /Root/Pages/Kids[1]/AA/O"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := fixture.New(1)
+			d := fixture.New(2)
 			if tt.before != nil {
 				tt.before(d)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -69,6 +70,9 @@ func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 			continue
 		}
 		extra := map[string][sha256.Size]byte{}
+		// What these entries reach is reached from the page, so that an
+		// earlier revision reuses them only where nothing was rewritten.
+		pr.stack = append(pr.stack[:0], pageID(i))
 		for k, e := range p.Dict {
 			if slices.Contains(pageShows, k) || slices.Contains(pageBookkeeping, k) {
 				continue
@@ -79,6 +83,7 @@ func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 			}
 			extra[k] = d
 		}
+		pr.stack = pr.stack[:0]
 		v.extras = append(v.extras, extra)
 	}
 	return v, nil
@@ -543,12 +548,20 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 	}
 	if len(unplaced) > 0 {
 		res := c.shownByPages()
+		var paths map[int]string
 		for _, n := range unplaced {
 			if p, ok := res[n]; ok {
 				shown = append(shown, fmt.Sprintf("object %d%s, which page %d shows", n, describe(c.signed, n), p))
-			} else {
-				other = append(other, fmt.Sprintf("object %d%s", n, describe(c.signed, n)))
+				continue
 			}
+			if paths == nil {
+				paths = pathsTo(c.final, unplaced)
+			}
+			at := ""
+			if p, ok := paths[n]; ok {
+				at = " at " + p
+			}
+			other = append(other, fmt.Sprintf("object %d%s%s", n, describe(c.signed, n), at))
 		}
 	}
 	if len(shown) > 0 {
@@ -730,4 +743,66 @@ func openRevision(final *pdf.File, data []byte, end int) (*pdf.File, error) {
 		return f, nil
 	}
 	return pdf.Open(data[:end])
+}
+
+// pathsTo names where the document reaches each object of targets, as
+// the first path from the trailer's /Root a breadth-first walk finds
+// (/Root/Names/JavaScript/Names[1]), so that an undefined change says
+// what the changed object is for. Up-pointers (/Parent, /P) are not
+// followed; the walk stops at MaxWalk objects.
+func pathsTo(f *pdf.File, targets []int) map[int]string {
+	want := map[int]bool{}
+	for _, n := range targets {
+		want[n] = true
+	}
+	out := map[int]string{}
+	root := f.RootRef()
+	if root == nil {
+		return out
+	}
+	type item struct {
+		o    types.Object
+		path string
+	}
+	seen := map[int]bool{}
+	queue := []item{{*root, "/Root"}}
+	for len(queue) > 0 && len(out) < len(want) && len(seen) <= MaxWalk {
+		it := queue[0]
+		queue = queue[1:]
+		o := it.o
+		if r, ok := o.(types.IndirectRef); ok {
+			n := r.ObjectNumber.Value()
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if want[n] {
+				out[n] = it.path
+			}
+			v, err := f.Resolve(r)
+			if err != nil {
+				continue
+			}
+			o = v
+		}
+		switch v := o.(type) {
+		case types.Dict:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if k != "Parent" && k != "P" {
+					queue = append(queue, item{v[k], it.path + "/" + k})
+				}
+			}
+		case types.StreamDict:
+			for _, k := range slices.Sorted(maps.Keys(v.Dict)) {
+				if k != "Parent" && k != "P" {
+					queue = append(queue, item{v.Dict[k], it.path + "/" + k})
+				}
+			}
+		case types.Array:
+			for i, e := range v {
+				queue = append(queue, item{e, fmt.Sprintf("%s[%d]", it.path, i)})
+			}
+		}
+	}
+	return out
 }

@@ -106,6 +106,13 @@ func (p *printer) over(f *pdf.File) *printer {
 	// the final document (its values' references reach the page's own
 	// entry, pageID, in parents).
 	r.dirtyPages = map[int]bool{}
+	if !sameTreeRoot(f, p.f) {
+		// Another page tree: its pages are walked and printed anew.
+		for i := range p.pageNodes {
+			r.dirtyPages[i] = true
+		}
+		return r
+	}
 	for i, nodes := range p.pageNodes {
 		if r.dirty[pageID(i)] {
 			r.dirtyPages[i] = true
@@ -410,4 +417,25 @@ func changedParts(was, now pagePrint) []string {
 		}
 	}
 	return out
+}
+
+// sameTreeRoot reports whether a and b name the same catalog and the same
+// page tree root: only then can a page reached the same way in both
+// inherit the same attributes.
+func sameTreeRoot(a, b *pdf.File) bool {
+	ra, rb := a.RootRef(), b.RootRef()
+	if ra == nil || rb == nil || *ra != *rb {
+		return false
+	}
+	ca, err := a.Catalog()
+	if err != nil {
+		return false
+	}
+	cb, err := b.Catalog()
+	if err != nil {
+		return false
+	}
+	pa, oka := ca["Pages"].(types.IndirectRef)
+	pb, okb := cb["Pages"].(types.IndirectRef)
+	return oka && okb && pa == pb
 }
