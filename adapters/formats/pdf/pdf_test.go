@@ -265,18 +265,7 @@ func view(t *testing.T, f *File) string {
 // passes through; OpenExact reads none that needs repair.
 func TestRevisionsAndOpenExact(t *testing.T) {
 	t.Parallel()
-	first := handmade(t, threePages, nil)
-	start, err := startXRef(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	b.Write(first)
-	at := b.Len()
-	b.WriteString("5 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n")
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at, start, xref)
-	data := b.Bytes()
+	first, data, at := rotatedLater(t)
 	f, err := OpenExact(data)
 	if err != nil {
 		t.Fatal(err)
@@ -293,6 +282,24 @@ func TestRevisionsAndOpenExact(t *testing.T) {
 	if f, err := Open(data[:10]); err == nil && f.Revisions() != nil {
 		t.Fatal("a repaired file claims revisions")
 	}
+}
+
+// rotatedLater is a three-page document, first, and the same with an
+// update that rewrites page 5 at offset at.
+func rotatedLater(t *testing.T) (first, data []byte, at int) {
+	t.Helper()
+	first = handmade(t, threePages, nil)
+	start, err := startXRef(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.Write(first)
+	at = b.Len()
+	b.WriteString("5 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n")
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at, start, xref)
+	return first, b.Bytes(), at
 }
 
 func indirect(n int) types.IndirectRef { return *types.NewIndirectRef(n, 0) }
@@ -354,18 +361,8 @@ func TestParseTricky(t *testing.T) {
 // whose object was rewritten later.
 func TestRevisionReadsAsOpenExact(t *testing.T) {
 	t.Parallel()
-	first := handmade(t, threePages, nil)
-	start, err := startXRef(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	b.Write(first)
-	at := b.Len()
-	b.WriteString("5 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n")
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at, start, xref)
-	samples := map[string][]byte{"handmade": b.Bytes()}
+	_, rotated, _ := rotatedLater(t)
+	samples := map[string][]byte{"handmade": rotated}
 	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
 	for _, name := range files {
 		data, err := os.ReadFile(name)
