@@ -61,33 +61,11 @@ func TestValidatePAdESAfterSigning(t *testing.T) {
 		}, "TOTAL_PASSED", "", "PDF_UNSIGNED_TRAILING_CONTENT"},
 		// Changes through new objects: what the page shows is compared by
 		// value (before, these two came out TOTAL_PASSED with no warning).
-		{"a new page object reusing the signed content with another font", func(d *pades.Document) {
-			o := d.Objects()
-			font, page := d.Alloc(), d.Alloc()
-			d.Update(map[int]string{
-				font: "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
-				page: fmt.Sprintf("<< /Type /Page /Parent %s /MediaBox [0 0 595 842] /Resources << /Font << /F1 %s >> >> /Contents %s /Annots [%s] >>",
-					pades.Ref(o.PageTree), pades.Ref(font), pades.Ref(o.Contents[0]), pades.Ref(o.Fields[0])),
-				o.PageTree: fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 1 >>", pades.Ref(page)),
-			}, 0)
-		}, "TOTAL_FAILED", "FORMAT_FAILURE", ""},
-		{"the page moved under a node that crops it", func(d *pades.Document) {
-			o := d.Objects()
-			node := d.Alloc()
-			d.Update(map[int]string{
-				node:       fmt.Sprintf("<< /Type /Pages /Parent %s /Kids [%s] /Count 1 /CropBox [0 0 200 200] >>", pades.Ref(o.PageTree), pades.Ref(o.Pages[0])),
-				o.PageTree: fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 1 >>", pades.Ref(node)),
-			}, 0)
-		}, "TOTAL_FAILED", "FORMAT_FAILURE", ""},
-		{"an overlay disguised as a signature widget", func(d *pades.Document) {
-			o := d.Objects()
-			annot := d.Alloc()
-			d.Update(map[int]string{
-				annot: fmt.Sprintf("<< /Type /Annot /Subtype /Widget /FT /Sig /Rect [60 700 360 740] /P %s >>", pades.Ref(o.Pages[0])),
-				o.Pages[0]: fmt.Sprintf("<< /Type /Page /Parent %s /MediaBox [0 0 595 842] /Resources << /Font << /F1 %s >> >> /Contents %s /Annots [%s %s] >>",
-					pades.Ref(o.PageTree), pades.Ref(o.Font), pades.Ref(o.Contents[0]), pades.Ref(o.Fields[0]), pades.Ref(annot)),
-			}, 0)
-		}, "TOTAL_PASSED", "", "PDF_ANNOTATIONS_ADDED"},
+		{"a new page object reusing the signed content with another font", func(d *pades.Document) { d.RepageWithFont("Courier") },
+			"TOTAL_FAILED", "FORMAT_FAILURE", ""},
+		{"the page moved under a node that crops it", func(d *pades.Document) { d.NestUnderNode("/CropBox [0 0 200 200]") },
+			"TOTAL_FAILED", "FORMAT_FAILURE", ""},
+		{"an overlay disguised as a signature widget", (*pades.Document).DisguiseOverlay, "TOTAL_PASSED", "", "PDF_ANNOTATIONS_ADDED"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,23 +44,10 @@ func TestChangesThroughNewObjects(t *testing.T) {
 		code    string
 		message string // a part of the message naming the change
 	}{
-		{"a new page object reusing the signed content with another font", nil, func(d *fixture.Document) {
-			o := d.Objects()
-			font, page := d.Alloc(), d.Alloc()
-			d.Update(map[int]string{
-				font:       "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
-				page:       pageDict(o, o.PageTree, fonts(font), ""),
-				o.PageTree: fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 1 >>", fixture.Ref(page)),
-			}, 0)
-		}, pades.CodePageContentChanged, "page 1's /Resources"},
-		{"the page moved under a node that rotates it", nil, func(d *fixture.Document) {
-			o := d.Objects()
-			node := d.Alloc()
-			d.Update(map[int]string{
-				node:       fmt.Sprintf("<< /Type /Pages /Parent %s /Kids [%s] /Count 1 /Rotate 90 >>", fixture.Ref(o.PageTree), fixture.Ref(o.Pages[0])),
-				o.PageTree: fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 1 >>", fixture.Ref(node)),
-			}, 0)
-		}, pades.CodePageContentChanged, "page 1's /Rotate"},
+		{"a new page object reusing the signed content with another font", nil, func(d *fixture.Document) { d.RepageWithFont("Courier") },
+			pades.CodePageContentChanged, "page 1's /Resources"},
+		{"the page moved under a node that rotates it", nil, func(d *fixture.Document) { d.NestUnderNode("/Rotate 90") },
+			pades.CodePageContentChanged, "page 1's /Rotate"},
 		{"a new /Root and page tree whose page crops the signed content", nil, func(d *fixture.Document) {
 			o := d.Objects()
 			catalog, tree, page := d.Alloc(), d.Alloc(), d.Alloc()
@@ -106,15 +93,8 @@ func TestChangesThroughNewObjects(t *testing.T) {
 					fixture.Ref(o.PageTree), fixture.Ref(o.Fields[0]), fixture.Ref(ocg), fixture.Ref(ocg)),
 			}, 0)
 		}, pades.CodePageContentChanged, "the catalog's /OCProperties"},
-		{"an overlay disguised as a signature widget", nil, func(d *fixture.Document) {
-			o := d.Objects()
-			ap, annot := d.Alloc(), d.Alloc()
-			d.Update(map[int]string{
-				ap:         fixture.Stream("/Type /XObject /Subtype /Form /BBox [0 0 300 40]", "1 1 1 rg 0 0 300 40 re f"),
-				annot:      fmt.Sprintf("<< /Type /Annot /Subtype /Widget /FT /Sig /T (Fake) /Rect [60 700 360 740] /AP << /N %s >> /P %s >>", fixture.Ref(ap), fixture.Ref(o.Pages[0])),
-				o.Pages[0]: pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s %s]", fixture.Ref(o.Fields[0]), fixture.Ref(annot))),
-			}, 0)
-		}, pades.CodeAnnotationsAdded, "page 1 (1)"},
+		{"an overlay disguised as a signature widget", nil, func(d *fixture.Document) { d.DisguiseOverlay() },
+			pades.CodeAnnotationsAdded, "page 1 (1)"},
 		{"a new empty signature field over the text", nil, func(d *fixture.Document) {
 			o := d.Objects()
 			ap, field := d.Alloc(), d.Alloc()
@@ -125,10 +105,8 @@ func TestChangesThroughNewObjects(t *testing.T) {
 				o.Catalog:  fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s %s] /SigFlags 3 >> >>", fixture.Ref(o.PageTree), fixture.Ref(o.Fields[0]), fixture.Ref(field)),
 			}, 0)
 		}, pades.CodeAnnotationsAdded, "page 1 (1)"},
-		{"a covering annotation removed", func(d *fixture.Document) { d.AddAnnotation() }, func(d *fixture.Document) {
-			o := d.Objects()
-			d.Update(map[int]string{o.Pages[0]: pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s]", fixture.Ref(o.Fields[0])))}, 0)
-		}, pades.CodeAnnotationsChanged, "removed after signing, on page 1 (1)"},
+		{"a covering annotation removed", func(d *fixture.Document) { d.AddAnnotation() }, func(d *fixture.Document) { d.RemoveAnnotations() },
+			pades.CodeAnnotationsChanged, "removed after signing, on page 1 (1)"},
 		{"the signature's appearance rewritten", nil, func(d *fixture.Document) {
 			o := d.Objects()
 			ap := d.Alloc()
