@@ -501,8 +501,12 @@ var (
 // rewrote or freed.
 func (c *comparison) classify(out *changes, shown, other []string) {
 	var rewritten []int
-	for _, n := range c.signed.Numbers() {
-		if c.signed.Where(n) != c.final.Where(n) {
+	candidates, ok := c.final.ChangedSince(c.signed)
+	if !ok {
+		candidates = c.signed.Numbers()
+	}
+	for _, n := range candidates {
+		if at := c.signed.Where(n); at.Offset >= 0 && at != c.final.Where(n) {
 			rewritten = append(rewritten, n)
 		}
 	}

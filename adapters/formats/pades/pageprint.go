@@ -85,10 +85,19 @@ func newPrinter(f *pdf.File) *printer {
 func (p *printer) over(f *pdf.File) *printer {
 	r := &printer{f: f, memo: map[int][sha256.Size]byte{}, busy: map[int]bool{}, base: p, dirty: map[int]bool{}}
 	var queue []int
-	for n := range p.memo {
-		if f.Where(n) != p.f.Where(n) {
+	seed := func(n int) {
+		if _, reached := p.memo[n]; reached && !r.dirty[n] && f.Where(n) != p.f.Where(n) {
 			r.dirty[n] = true
 			queue = append(queue, n)
+		}
+	}
+	if changed, ok := p.f.ChangedSince(f); ok {
+		for _, n := range changed {
+			seed(n)
+		}
+	} else {
+		for n := range p.memo {
+			seed(n)
 		}
 	}
 	for len(queue) > 0 {

@@ -59,6 +59,8 @@ type File struct {
 	// shared holds objects parsed by any revision of the same file, by
 	// where they were written (see Revision).
 	shared *sharedObjects
+	// listed memoises sectionNumbers.
+	listed map[int64][]int
 }
 
 // sharedObjects are the parsed objects the revisions of one file share:
@@ -128,13 +130,16 @@ func openFull(data []byte) (*File, error) {
 
 // OpenExact is Open without the repair: it reads data only through its
 // own cross-reference chain, and fails where that does not hold.
-func OpenExact(data []byte) (f *File, err error) {
+func OpenExact(data []byte) (f *File, err error) { return openExactHint(data, 0) }
+
+// openExactHint is OpenExact with room for about hint objects.
+func openExactHint(data []byte, hint int) (f *File, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			f, err = nil, fmt.Errorf("%w (%v)", ErrBroken, p)
 		}
 	}()
-	if f, err = openXRef(data); err != nil {
+	if f, err = openXRefHint(data, hint); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
 	}
 	return f, nil
@@ -154,7 +159,9 @@ func (f *File) Revision(end int) (*File, error) {
 	if f.shared == nil {
 		f.shared = &sharedObjects{objects: map[int64]types.Object{}}
 	}
-	r, err := OpenExact(f.data[:end])
+	// An earlier revision has about as many objects: sizing its table
+	// up front spares growing it object by object.
+	r, err := openExactHint(f.data[:end], len(f.entries))
 	if err != nil {
 		return nil, err
 	}
@@ -216,12 +223,15 @@ func (f *File) sectionEnds() []int {
 }
 
 // openXRef reads the revision's own cross-reference chain.
-func openXRef(data []byte) (*File, error) {
+func openXRef(data []byte) (*File, error) { return openXRefHint(data, 0) }
+
+// openXRefHint is openXRef with room for about hint objects.
+func openXRefHint(data []byte, hint int) (*File, error) {
 	ctx, err := model.NewContext(bytes.NewReader(data), config())
 	if err != nil {
 		return nil, err
 	}
-	f := &File{data: data, ctx: ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	f := &File{data: data, ctx: ctx, entries: make(map[int]entry, hint), objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
 	start, err := startXRef(data)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -263,4 +265,59 @@ func skipSpace(data []byte, pos int64) int64 {
 		}
 	}
 	return pos
+}
+
+// ChangedSince returns the objects that the cross-reference sections of f
+// newer than r's chain list: every object f has somewhere else than r
+// (rewritten, added or freed since), and perhaps a few it rewrote in
+// place. ok is false when r's chain is not the tail of f's (an update
+// whose /Prev skips sections, a repaired file): the caller then compares
+// the objects one by one. Listing only the newer sections keeps comparing
+// many revisions proportional to what their updates wrote.
+func (f *File) ChangedSince(r *File) (nums []int, ok bool) {
+	if f.repaired || r.repaired || len(r.sections) > len(f.sections) {
+		return nil, false
+	}
+	k := len(f.sections) - len(r.sections)
+	if !slices.Equal(f.sections[k:], r.sections) {
+		return nil, false
+	}
+	seen := map[int]bool{}
+	for _, off := range f.sections[:k] {
+		listed, err := f.sectionNumbers(off)
+		if err != nil {
+			return nil, false
+		}
+		for _, n := range listed {
+			if !seen[n] {
+				seen[n] = true
+				nums = append(nums, n)
+			}
+		}
+	}
+	return nums, true
+}
+
+// sectionNumbers lists the objects the cross-reference section at offset
+// names (a hybrid table's /XRefStm included), once per section.
+func (f *File) sectionNumbers(offset int64) ([]int, error) {
+	if nums, ok := f.listed[offset]; ok {
+		return nums, nil
+	}
+	s := &File{data: f.data, ctx: f.ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	var err error
+	if bytes.HasPrefix(f.data[skipSpace(f.data, offset):], []byte("xref")) {
+		_, err = s.table(offset)
+	} else {
+		_, err = s.xrefStream(offset)
+	}
+	if err != nil {
+		return nil, err
+	}
+	nums := slices.Sorted(maps.Keys(s.entries))
+	if f.listed == nil {
+		f.listed = map[int64][]int{}
+	}
+	f.listed[offset] = nums
+	return nums, nil
 }
