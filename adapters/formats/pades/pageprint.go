@@ -73,6 +73,7 @@ type printer struct {
 	pageNodes  [][]int
 	pagePrints []pagePrint
 	dirtyPages map[int]bool
+	nodes      map[int]bool // treeNodes, once
 }
 
 func newPrinter(f *pdf.File) *printer {
@@ -135,6 +136,24 @@ func (p *printer) over(f *pdf.File) *printer {
 		}
 	}
 	return r
+}
+
+// treeNodes is the set of the final document's pages (false) and page
+// tree nodes (true; down the tree and up the pages' /Parent chains).
+func (p *printer) treeNodes() map[int]bool {
+	if p.nodes == nil {
+		p.nodes = map[int]bool{}
+		for i, nodes := range p.pageNodes {
+			for _, n := range nodes {
+				if n != p.pageObjs[i] {
+					p.nodes[n] = true
+				} else if _, ok := p.nodes[n]; !ok {
+					p.nodes[n] = false
+				}
+			}
+		}
+	}
+	return p.nodes
 }
 
 // pageID stands for page i in parents: object numbers are positive.

@@ -194,7 +194,7 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 		}
 		err, ok := rd.trees[e]
 		if !ok {
-			if f, ferr := rd.revisionAt(e); ferr == nil && !f.Repaired() {
+			if f, ferr := rd.revisionAt(e); ferr == nil && !f.Repaired() && !rd.sameTreeAsFinal(f) {
 				_, err = f.PagesWithin(MaxPages, &rd.treeBudget)
 			}
 			rd.trees[e] = err
@@ -209,6 +209,40 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 		}
 	}
 	return nil
+}
+
+// sameTreeAsFinal reports whether revision f has the final document's
+// page tree: the same catalog and tree root, no tree node of the final
+// document written since f, and its pages written since (the updates that
+// add a signature rewrite a page's /Annots) still leaves. Then f's tree
+// reads as the final's did, and is not walked again.
+func (rd *reading) sameTreeAsFinal(f *pdf.File) bool {
+	pr := rd.final.printer
+	if rd.finalErr != nil || pr == nil || !sameTreeRoot(f, rd.pdf) {
+		return false
+	}
+	changed, ok := rd.pdf.ChangedSince(f)
+	if !ok {
+		return false
+	}
+	nodes := pr.treeNodes()
+	for _, n := range changed {
+		internal, ok := nodes[n]
+		if !ok {
+			continue
+		}
+		if internal {
+			return false
+		}
+		d, err := f.Dict(indirect(n))
+		if err != nil || d == nil || d["Kids"] != nil {
+			return false
+		}
+		if t := d.Type(); t != nil && *t == "Pages" {
+			return false
+		}
+	}
+	return true
 }
 
 // trailing reports content that follows the document's last revision:
