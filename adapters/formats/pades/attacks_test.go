@@ -83,6 +83,22 @@ func TestChangesThroughNewObjects(t *testing.T) {
 				o.Catalog: fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s] /SigFlags 3 >> >>", fixture.Ref(shadow(d)), fixture.Ref(o.Fields[0])),
 			}, 0)
 		}, pades.CodePageContentChanged, "page 1's /Rotate"},
+		{"a hidden form field with a script added", nil, func(d *fixture.Document) {
+			o := d.Objects()
+			field := d.Alloc()
+			d.Update(map[int]string{
+				field:     "<< /FT /Tx /T (hidden) /V (x) /AA << /K << /S /JavaScript /JS (app.alert\\(1\\)) >> >> >>",
+				o.Catalog: fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s %s] /SigFlags 3 >> >>", fixture.Ref(o.PageTree), fixture.Ref(o.Fields[0]), fixture.Ref(field)),
+			}, 0)
+		}, pades.CodeObjectsChanged, "form fields added: hidden"},
+		{"an XFA form added (shown instead of the pages by some viewers)", nil, func(d *fixture.Document) {
+			o := d.Objects()
+			xfa := d.Alloc()
+			d.Update(map[int]string{
+				xfa:       fixture.Stream("", "<xdp:xdp xmlns:xdp=\"http://ns.adobe.com/xdp/\"/>"),
+				o.Catalog: fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s] /SigFlags 3 /XFA %s >> >>", fixture.Ref(o.PageTree), fixture.Ref(o.Fields[0]), fixture.Ref(xfa)),
+			}, 0)
+		}, pades.CodeObjectsChanged, "the form's /XFA"},
 		{"optional content configured in the catalog", nil, func(d *fixture.Document) {
 			// What each page shows depends on which layers are on.
 			o := d.Objects()

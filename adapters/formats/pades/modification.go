@@ -33,6 +33,8 @@ type pageView struct {
 	root, pageTree string
 	// printer is what digested the pages, kept for earlier revisions.
 	printer *printer
+	// form is the revision's AcroForm.
+	form form
 }
 
 // viewOf reads the pages of f. With the view of a later revision of the
@@ -51,7 +53,8 @@ func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 	if err != nil {
 		return pageView{}, err
 	}
-	v := pageView{prints: prints, sigWidgets: signatureWidgets(f), printer: pr}
+	fm := formOf(f)
+	v := pageView{prints: prints, sigWidgets: fm.sigWidgets, form: fm, printer: pr}
 	if r := f.RootRef(); r != nil {
 		v.root = r.String()
 	}
@@ -146,21 +149,40 @@ func annotID(o types.Object) string {
 // (its /V a signature or document time-stamp dictionary). Nothing else is
 // a signature widget: an annotation calling itself /FT /Sig outside the
 // form is an annotation.
-func signatureWidgets(f *pdf.File) map[string]bool {
-	out := map[string]bool{}
+func signatureWidgets(f *pdf.File) map[string]bool { return formOf(f).sigWidgets }
+
+// form is what a revision's AcroForm holds.
+type form struct {
+	// sigWidgets are the signature widgets (signatureWidgets).
+	sigWidgets map[string]bool
+	// fields are the terminal fields by object, each with its full name
+	// and whether it is a signature field.
+	fields map[string]formField
+	// dict is the AcroForm dictionary itself.
+	dict types.Dict
+}
+
+type formField struct {
+	name string
+	sig  bool
+}
+
+// formOf walks f's AcroForm field tree.
+func formOf(f *pdf.File) form {
+	out := form{sigWidgets: map[string]bool{}, fields: map[string]formField{}}
 	root, err := f.Catalog()
 	if err != nil {
 		return out
 	}
-	form, _ := f.Dict(root["AcroForm"])
-	if form == nil {
+	out.dict, _ = f.Dict(root["AcroForm"])
+	if out.dict == nil {
 		return out
 	}
-	fields, _ := f.Array(form["Fields"])
+	fields, _ := f.Array(out.dict["Fields"])
 	seen := map[string]bool{}
 	count := 0
-	var walk func(kids types.Array, ft string, depth int)
-	walk = func(kids types.Array, ft string, depth int) {
+	var walk func(kids types.Array, ft, parent string, depth int)
+	walk = func(kids types.Array, ft, parent string, depth int) {
 		if depth > MaxFieldDepth {
 			return
 		}
@@ -179,24 +201,74 @@ func signatureWidgets(f *pdf.File) map[string]bool {
 			if n := d.NameEntry("FT"); n != nil {
 				kft = *n
 			}
+			name := parent
+			if t := fieldName(d); t != "" {
+				name = strings.TrimPrefix(parent+"."+t, ".")
+			}
 			sub, _ := f.Array(d["Kids"])
 			if kft == "Sig" {
 				signed := holdsSignature(f, d)
 				if isWidget(d) {
-					out[id] = signed
+					out.sigWidgets[id] = signed
 				}
 				for _, w := range sub {
-					if wd, _ := f.Dict(w); wd != nil && isWidget(wd) && wd.NameEntry("T") == nil {
-						out[annotID(w)] = signed
+					if wd, _ := f.Dict(w); wd != nil && isWidget(wd) && wd["T"] == nil {
+						out.sigWidgets[annotID(w)] = signed
 					}
 				}
 			}
-			walk(sub, kft, depth+1)
+			if d["T"] != nil && !hasFieldKids(f, sub) {
+				out.fields[id] = formField{name: name, sig: kft == "Sig"}
+			}
+			walk(sub, kft, name, depth+1)
 		}
 	}
-	walk(fields, "", 0)
+	walk(fields, "", "", 0)
 	return out
 }
+
+// hasFieldKids reports whether kids holds a field (a dictionary with /T),
+// not only widgets.
+func hasFieldKids(f *pdf.File, kids types.Array) bool {
+	for _, k := range kids {
+		if d, _ := f.Dict(k); d != nil && d["T"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// formChanges names what an update did to the form beyond filling its
+// fields and signing: fields added (but signature fields) or removed, and
+// entries of the AcroForm other than those signing rewrites (/XFA, which
+// some viewers show instead of the pages; /CO, calculation scripts).
+func formChanges(was, now form) []string {
+	var out []string
+	var added, removed []string
+	for id, fd := range now.fields {
+		if _, ok := was.fields[id]; !ok && !fd.sig {
+			added = append(added, fd.name)
+		}
+	}
+	for id, fd := range was.fields {
+		if _, ok := now.fields[id]; !ok {
+			removed = append(removed, fd.name)
+		}
+	}
+	if len(added) > 0 {
+		out = append(out, "form fields added: "+strings.Join(slices.Sorted(slices.Values(added)), ", "))
+	}
+	if len(removed) > 0 {
+		out = append(out, "form fields removed: "+strings.Join(slices.Sorted(slices.Values(removed)), ", "))
+	}
+	if keys := changedKeys(was.dict, now.dict, formUpdates); len(keys) > 0 {
+		out = append(out, "the form's "+strings.Join(keys, ", "))
+	}
+	return out
+}
+
+// formUpdates are the AcroForm entries that signing rewrites.
+var formUpdates = []string{"Fields", "SigFlags", "DA", "DR", "NeedAppearances"}
 
 // holdsSignature reports whether the field's value is a signature or
 // document time-stamp dictionary.
@@ -302,6 +374,7 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 	if was.pageTree != finalView.pageTree {
 		other = append(other, fmt.Sprintf("the catalog's /Pages (%s, then %s)", was.pageTree, finalView.pageTree))
 	}
+	other = append(other, formChanges(was.form, finalView.form)...)
 	for i := range min(len(was.extras), len(finalView.extras)) {
 		if keys := changedEntries(was.extras[i], finalView.extras[i]); len(keys) > 0 {
 			other = append(other, fmt.Sprintf("page %d's %s", i+1, strings.Join(keys, ", ")))
@@ -584,7 +657,7 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 		out.annotsChanged = true
 	}
 	if len(other) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeObjectsChanged, Message: "objects of the signed revision that are no page, form field, annotation or validation data were changed after signing: " + list(other)})
+		out.problems = append(out.problems, ades.Problem{Code: CodeObjectsChanged, Message: "changes after signing that no rule allows (no page, form filling, annotation, signature or validation data): " + list(other)})
 	}
 }
 
