@@ -158,6 +158,12 @@ func (f *File) Revision(end int) (*File, error) {
 	}
 	if f.shared == nil {
 		f.shared = &sharedObjects{objects: map[int64]types.Object{}}
+		// What f parsed before it had revisions is theirs too.
+		for n, o := range f.objects {
+			if e, ok := f.entries[n]; ok && !e.free && !e.compressed {
+				f.shared.put(e.offset, o)
+			}
+		}
 	}
 	// An earlier revision has about as many objects: sizing its table
 	// up front spares growing it object by object.
