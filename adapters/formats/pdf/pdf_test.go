@@ -284,6 +284,24 @@ func TestRevisionsAndOpenExact(t *testing.T) {
 	}
 }
 
+// revisionSamples are documents of several revisions to read them
+// through: a handmade update, and the corpus PDFs when the corpus is
+// there.
+func revisionSamples(t *testing.T) map[string][]byte {
+	t.Helper()
+	_, rotated, _ := rotatedLater(t)
+	samples := map[string][]byte{"handmade": rotated}
+	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples[filepath.Base(name)] = data
+	}
+	return samples
+}
+
 // rotatedLater is a three-page document, first, and the same with an
 // update that rewrites page 5 at offset at.
 func rotatedLater(t *testing.T) (first, data []byte, at int) {
@@ -361,16 +379,7 @@ func TestParseTricky(t *testing.T) {
 // whose object was rewritten later.
 func TestRevisionReadsAsOpenExact(t *testing.T) {
 	t.Parallel()
-	_, rotated, _ := rotatedLater(t)
-	samples := map[string][]byte{"handmade": rotated}
-	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		samples[filepath.Base(name)] = data
-	}
+	samples := revisionSamples(t)
 	compared := 0
 	for name, data := range samples {
 		final, err := OpenExact(data)
@@ -413,16 +422,7 @@ func TestRevisionReadsAsOpenExact(t *testing.T) {
 // one's gets no list.
 func TestChangedSince(t *testing.T) {
 	t.Parallel()
-	_, rotated, _ := rotatedLater(t)
-	samples := map[string][]byte{"handmade": rotated}
-	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		samples[filepath.Base(name)] = data
-	}
+	samples := revisionSamples(t)
 	pairs := 0
 	for name, data := range samples {
 		final, err := OpenExact(data)
