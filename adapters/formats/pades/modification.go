@@ -22,9 +22,6 @@ type pageView struct {
 	// annots are each page's annotations, in /Annots order, named by
 	// object number (or by value when direct).
 	annots [][]string
-	// sigWidgets are the widgets of the revision's signature fields, by
-	// object number, and whether their field holds a signature.
-	sigWidgets map[string]bool
 	// extras digest each page's entries other than what it shows, its
 	// annotations and its place in the tree (/AA actions, say), by key.
 	extras []map[string][sha256.Size]byte
@@ -54,7 +51,7 @@ func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 		return pageView{}, err
 	}
 	fm := formOf(f)
-	v := pageView{prints: prints, sigWidgets: fm.sigWidgets, form: fm, printer: pr}
+	v := pageView{prints: prints, form: fm, printer: pr}
 	if r := f.RootRef(); r != nil {
 		v.root = r.String()
 	}
@@ -143,17 +140,15 @@ func annotID(o types.Object) string {
 	return o.PDFString()
 }
 
-// signatureWidgets returns the widgets of the signature fields of f's
-// form (ISO 32000-2, 12.7.5.5): the field itself when merged with its
-// widget, else its widget kids; true when the field holds a signature
-// (its /V a signature or document time-stamp dictionary). Nothing else is
-// a signature widget: an annotation calling itself /FT /Sig outside the
-// form is an annotation.
-func signatureWidgets(f *pdf.File) map[string]bool { return formOf(f).sigWidgets }
 
 // form is what a revision's AcroForm holds.
 type form struct {
-	// sigWidgets are the signature widgets (signatureWidgets).
+	// sigWidgets are the widgets of the signature fields (ISO 32000-2,
+	// 12.7.5.5), by object: the field itself when merged with its widget,
+	// else its widget kids; true when the field holds a signature (its /V
+	// a signature or document time-stamp dictionary). Nothing else is a
+	// signature widget: an annotation calling itself /FT /Sig outside the
+	// form is an annotation.
 	sigWidgets map[string]bool
 	// fields are the terminal fields by object, each with its full name
 	// and whether it is a signature field.
@@ -197,14 +192,7 @@ func formOf(f *pdf.File) form {
 			if d == nil {
 				continue
 			}
-			kft := ft
-			if n := d.NameEntry("FT"); n != nil {
-				kft = *n
-			}
-			name := parent
-			if t := fieldName(d); t != "" {
-				name = strings.TrimPrefix(parent+"."+t, ".")
-			}
+			name, kft := fieldOf(d, parent, ft)
 			sub, _ := f.Array(d["Kids"])
 			if kft == "Sig" {
 				signed := holdsSignature(f, d)
@@ -290,7 +278,7 @@ func holdsSignature(f *pdf.File, field types.Dict) bool {
 func plainAnnots(v pageView, i int, before map[string]bool) []string {
 	var out []string
 	for _, id := range v.annots[i] {
-		filled, sig := v.sigWidgets[id]
+		filled, sig := v.form.sigWidgets[id]
 		_, wasSig := before[id]
 		if sig && (before == nil || filled || wasSig) {
 			continue
@@ -351,7 +339,7 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 	}
 	var added, removed []string
 	for i := range min(len(was.annots), len(finalView.annots)) {
-		before, after := plainAnnots(was, i, nil), plainAnnots(finalView, i, was.sigWidgets)
+		before, after := plainAnnots(was, i, nil), plainAnnots(finalView, i, was.form.sigWidgets)
 		if n := countMissing(after, before); n > 0 {
 			added = append(added, fmt.Sprintf("page %d (%d)", i+1, n))
 		}
@@ -387,7 +375,7 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 	if keys := changedKeys(wasRoot, nowRoot, append(catalogUpdates, "OCProperties")); len(keys) > 0 {
 		other = append(other, "the catalog's "+strings.Join(keys, ", "))
 	}
-	c := comparison{signed: signed, final: final, roles: map[int]role{}, page: map[int]int{}, name: map[int]string{}, signedSigs: was.sigWidgets}
+	c := comparison{signed: signed, final: final, roles: map[int]role{}, page: map[int]int{}, name: map[int]string{}, signedSigs: was.form.sigWidgets}
 	c.mapRoles()
 	c.classify(&out, shown, other)
 	out.problems = slices.Clip(out.problems)
@@ -492,14 +480,7 @@ func (c *comparison) fields(kids types.Array, parentName, ft string, depth int) 
 		if d == nil {
 			continue
 		}
-		kft := ft
-		if n := d.NameEntry("FT"); n != nil {
-			kft = *n
-		}
-		name := parentName
-		if t := fieldName(d); t != "" {
-			name = strings.TrimPrefix(parentName+"."+t, ".")
-		}
+		name, kft := fieldOf(d, parentName, ft)
 		r := roleField
 		if kft == "Sig" {
 			r = roleSigField

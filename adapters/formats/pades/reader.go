@@ -330,14 +330,7 @@ func (rd *reading) signatureFields() ([]field, error) {
 			if err != nil || d == nil {
 				continue
 			}
-			ft := inheritedFT
-			if n := d.NameEntry("FT"); n != nil {
-				ft = *n
-			}
-			name := parentName
-			if t := fieldName(d); t != "" {
-				name = strings.TrimPrefix(parentName+"."+t, ".")
-			}
+			name, ft := fieldOf(d, parentName, inheritedFT)
 			if k, err := x.Array(d["Kids"]); err == nil && len(k) > 0 {
 				if err := walk(k, ft, name, depth+1); err != nil {
 					return err
@@ -373,6 +366,20 @@ func fieldName(d types.Dict) string {
 		return string(s)
 	}
 	return ""
+}
+
+// fieldOf is the full name and field type of d, a node of the field tree
+// under a parent of that name and (inheritable) type (ISO 32000-2,
+// 12.7.4.2).
+func fieldOf(d types.Dict, parentName, parentFT string) (name, ft string) {
+	name, ft = parentName, parentFT
+	if n := d.NameEntry("FT"); n != nil {
+		ft = *n
+	}
+	if t := fieldName(d); t != "" {
+		name = strings.TrimPrefix(parentName+"."+t, ".")
+	}
+	return name, ft
 }
 
 // field reads a signature dictionary and checks its byte range.
