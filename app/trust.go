@@ -243,10 +243,14 @@ func (s *TrustStore) loadMembers(ctx context.Context, m mode, lotl trust.ListSta
 				// for the list of "ZZ"); trustlist.Names checked that it does.
 				st.Territory = st.List.Territory
 				// It is read in eIDAS terms through the agreement, and its
-				// anchors are eIDAS ones (decision 0021).
-				mapped := copyServices(*st.List)
-				trustlist.ApplyMRA(&mapped, p.MRA)
-				st.List, st.Framework = &mapped, trust.EUEIDAS
+				// anchors are eIDAS ones (decision 0021). A copy kept from
+				// the previous pass (its download failed or was refused)
+				// is mapped already.
+				if st.List != prev.List {
+					mapped := copyServices(*st.List)
+					trustlist.ApplyMRA(&mapped, p.MRA)
+					st.List, st.Framework = &mapped, trust.EUEIDAS
+				}
 			}
 			out[i] = st
 		})
