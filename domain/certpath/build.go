@@ -131,7 +131,7 @@ func Build(leaf *x509.Certificate, opts Options) ([]Path, error) {
 	}
 	b.index()
 	// The same entity has the same subject: the index finds it.
-	for _, i := range b.anchors.bySubjectOf(nameKey(leaf.RawSubject)) {
+	for _, i := range b.anchors.bySubjectOf(b.nameKey(leaf.RawSubject)) {
 		if a := b.anchors.anchors[i]; sameEntity(leaf, a.Certificate) {
 			b.paths = append(b.paths, Path{Certificates: []*x509.Certificate{leaf}, Anchor: a})
 		}
@@ -157,10 +157,26 @@ type builder struct {
 	anchors   *AnchorSet
 	bySubject map[string][]candidate // intermediates
 	cache     map[linkKey]error
-	checks    int
-	stopped   bool
-	paths     []Path
-	closest   Miss
+	// names memoises nameKey within the build: the same few issuer
+	// names recur for every candidate.
+	names   map[string]string
+	checks  int
+	stopped bool
+	paths   []Path
+	closest Miss
+}
+
+// nameKey is nameKey, computed once per name in the build.
+func (b *builder) nameKey(der []byte) string {
+	if k, ok := b.names[string(der)]; ok {
+		return k
+	}
+	if b.names == nil {
+		b.names = map[string]string{}
+	}
+	k := nameKey(der)
+	b.names[string(der)] = k
+	return k
 }
 
 // candidate is a possible issuer: an anchor (index into the anchor set)
@@ -180,7 +196,7 @@ func (b *builder) index() {
 			continue
 		}
 		seen[string(c.Raw)] = true
-		k := nameKey(c.RawSubject)
+		k := b.nameKey(c.RawSubject)
 		b.bySubject[k] = append(b.bySubject[k], candidate{cert: c, anchor: -1})
 	}
 }
@@ -189,7 +205,7 @@ func (b *builder) index() {
 // matches c's issuer name; those whose key identifier agrees with c's
 // authority key identifier (or where either is absent) before the others.
 func (b *builder) candidates(c *x509.Certificate) []candidate {
-	key := nameKey(c.RawIssuer)
+	key := b.nameKey(c.RawIssuer)
 	// Anchors first, each in input order.
 	var all []candidate
 	for _, i := range b.anchors.bySubjectOf(key) {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // namesMatch reports whether two DER-encoded distinguished names are the
@@ -52,36 +51,9 @@ func normalisedName(der []byte) ([][]string, bool) {
 	return out, true
 }
 
-// nameKeys remembers nameKey: path building keys every name of every
-// candidate certificate, for every signature and time-stamp, and the
-// same few names recur. Bounded: it starts over when full.
-var nameKeys = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}}
-
-const maxNameKeys = 4096
-
 // nameKey returns a string equal for two names exactly when namesMatch
 // holds for them (names that do not parse are keyed by their bytes).
 func nameKey(der []byte) string {
-	nameKeys.RLock()
-	k, ok := nameKeys.m[string(der)]
-	nameKeys.RUnlock()
-	if ok {
-		return k
-	}
-	k = computeNameKey(der)
-	nameKeys.Lock()
-	if len(nameKeys.m) >= maxNameKeys {
-		clear(nameKeys.m)
-	}
-	nameKeys.m[string(der)] = k
-	nameKeys.Unlock()
-	return k
-}
-
-func computeNameKey(der []byte) string {
 	n, ok := normalisedName(der)
 	if !ok {
 		return "raw:" + string(der)
