@@ -140,7 +140,6 @@ func annotID(o types.Object) string {
 	return o.PDFString()
 }
 
-
 // form is what a revision's AcroForm holds.
 type form struct {
 	// sigWidgets are the widgets of the signature fields (ISO 32000-2,
