@@ -65,7 +65,8 @@ func TestValidatePAdESAfterSigning(t *testing.T) {
 			"TOTAL_FAILED", "FORMAT_FAILURE", ""},
 		{"the page moved under a node that crops it", func(d *pades.Document) { d.NestUnderNode("/CropBox [0 0 200 200]") },
 			"TOTAL_FAILED", "FORMAT_FAILURE", ""},
-		{"an overlay disguised as a signature widget", (*pades.Document).DisguiseOverlay, "TOTAL_PASSED", "", "PDF_ANNOTATIONS_ADDED"},
+		{"an overlay disguised as a signature widget", (*pades.Document).DisguiseOverlay, "TOTAL_FAILED", "FORMAT_FAILURE", ""},
+		{"a covering annotation added", (*pades.Document).AddAnnotation, "TOTAL_FAILED", "FORMAT_FAILURE", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -59,5 +59,9 @@ const (
 //   - PDF_PAGE_TREE_UNREADABLE (PAdES): the pages of the document as
 //     delivered, or of a revision after the signed one, do not read, so
 //     the comparison cannot be made: a later update that breaks the tree
-//     must not turn a changed page into a skipped check.
-var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED", "PDF_PAGE_TREE_UNREADABLE"}
+//     must not turn a changed page into a skipped check;
+//   - PDF_SHOWN_ANNOTATIONS_CHANGED (PAdES): annotations that draw on a
+//     signed page were added, removed or redrawn after signing without a
+//     certification that permits annotations, so the page does not look
+//     as it was signed.
+var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED", "PDF_PAGE_TREE_UNREADABLE", "PDF_SHOWN_ANNOTATIONS_CHANGED"}

@@ -110,7 +110,7 @@ func TestChangesThroughNewObjects(t *testing.T) {
 			}, 0)
 		}, pades.CodePageContentChanged, "the catalog's /OCProperties"},
 		{"an overlay disguised as a signature widget", nil, func(d *fixture.Document) { d.DisguiseOverlay() },
-			pades.CodeAnnotationsAdded, "page 1 (1)"},
+			pades.CodeShownAnnotationsChanged, "added after signing, on page 1 (1)"},
 		{"a new empty signature field over the text", nil, func(d *fixture.Document) {
 			o := d.Objects()
 			ap, field := d.Alloc(), d.Alloc()
@@ -120,9 +120,31 @@ func TestChangesThroughNewObjects(t *testing.T) {
 				o.Pages[0]: pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s %s]", fixture.Ref(o.Fields[0]), fixture.Ref(field))),
 				o.Catalog:  fmt.Sprintf("<< /Type /Catalog /Pages %s /AcroForm << /Fields [%s %s] /SigFlags 3 >> >>", fixture.Ref(o.PageTree), fixture.Ref(o.Fields[0]), fixture.Ref(field)),
 			}, 0)
-		}, pades.CodeAnnotationsAdded, "page 1 (1)"},
+		}, pades.CodeShownAnnotationsChanged, "added after signing, on page 1 (1)"},
 		{"a covering annotation removed", func(d *fixture.Document) { d.AddAnnotation() }, func(d *fixture.Document) { d.RemoveAnnotations() },
-			pades.CodeAnnotationsChanged, "removed after signing, on page 1 (1)"},
+			pades.CodeShownAnnotationsChanged, "removed after signing, on page 1 (1)"},
+		{"a link added (draws nothing)", nil, func(d *fixture.Document) {
+			o := d.Objects()
+			link := d.Alloc()
+			d.Update(map[int]string{
+				link:       "<< /Type /Annot /Subtype /Link /Rect [60 700 360 740] /Border [0 0 0] /A << /S /URI /URI (https://example.org/) >> >>",
+				o.Pages[0]: pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s %s]", fixture.Ref(o.Fields[0]), fixture.Ref(link))),
+			}, 0)
+		}, pades.CodeAnnotationsAdded, "draw nothing (links, hidden ones) were added after signing, on page 1 (1)"},
+		{"a hidden square added", nil, func(d *fixture.Document) {
+			o := d.Objects()
+			sq := d.Alloc()
+			d.Update(map[int]string{
+				sq:         "<< /Type /Annot /Subtype /Square /F 2 /Rect [60 700 360 740] /Contents (later) >>",
+				o.Pages[0]: pageDict(o, o.PageTree, fonts(o.Font), fmt.Sprintf(" /Annots [%s %s]", fixture.Ref(o.Fields[0]), fixture.Ref(sq))),
+			}, 0)
+		}, pades.CodeAnnotationsAdded, "on page 1 (1)"},
+		{"a covering annotation's appearance rewritten in place", func(d *fixture.Document) { d.AddAnnotation() }, func(d *fixture.Document) {
+			// AddAnnotation writes the appearance stream just before the
+			// annotation.
+			ap := d.Objects().Annots[0] - 1
+			d.Update(map[int]string{ap: fixture.Stream("/Type /XObject /Subtype /Form /BBox [0 0 300 40]", "1 1 1 rg 0 0 300 40 re f BT /F1 18 Tf 12 12 Td (Pay 900 EUR) Tj ET")}, 0)
+		}, pades.CodeShownAnnotationsChanged, "which the annotation"},
 		{"the signature's appearance rewritten", nil, func(d *fixture.Document) {
 			o := d.Objects()
 			ap := d.Alloc()

@@ -23,9 +23,14 @@ const (
 	CodePageContentChanged = "PDF_PAGE_CONTENT_CHANGED"
 	CodeAnnotationsAdded   = "PDF_ANNOTATIONS_ADDED"
 	CodeAnnotationsChanged = "PDF_ANNOTATIONS_CHANGED"
-	CodeFormFieldsChanged  = "PDF_FORM_FIELDS_CHANGED"
-	CodeObjectsChanged     = "PDF_OBJECTS_CHANGED"
-	CodeRevisionUnreadable = "PDF_SIGNED_REVISION_UNREADABLE"
+	// CodeShownAnnotationsChanged: annotations that draw on a signed page
+	// were added, removed or redrawn after signing, so the page does not
+	// look as signed: a format failure, unless a certification signature
+	// with DocMDP /P 3 permitted annotations (then PDF_ANNOTATIONS_CHANGED).
+	CodeShownAnnotationsChanged = "PDF_SHOWN_ANNOTATIONS_CHANGED"
+	CodeFormFieldsChanged       = "PDF_FORM_FIELDS_CHANGED"
+	CodeObjectsChanged          = "PDF_OBJECTS_CHANGED"
+	CodeRevisionUnreadable      = "PDF_SIGNED_REVISION_UNREADABLE"
 	// CodeFieldMDPViolated: a form field a signature locked (its field's
 	// /Lock, or a FieldMDP reference) was changed after it.
 	CodeFieldMDPViolated = "PDF_FIELDMDP_VIOLATED"

@@ -225,13 +225,29 @@ func (c certification) violations(fields []field) []ades.Problem {
 	}
 	for _, p := range c.after.problems {
 		switch {
-		case c.p < 3 && (p.Code == CodeAnnotationsAdded || p.Code == CodeAnnotationsChanged):
+		case c.p < 3 && (p.Code == CodeAnnotationsAdded || p.Code == CodeAnnotationsChanged || p.Code == CodeShownAnnotationsChanged):
 			violated("which does not permit adding, changing or removing annotations, and after it %s", p.Message)
 		case slices.Contains(undefinedChanges, p.Code):
 			violated("which permits no such change, and after it %s", p.Message)
 		}
 	}
 	return out
+}
+
+// permit turns the changes to annotations that draw on the page, made
+// after signature f, into the warning they are when the document was
+// certified before f, or by f, with /P 3: the certifier permitted
+// annotations (ISO 32000-2, Table 257), and what a later signer saw
+// could be annotated under that permission.
+func (c certification) permit(f field, problems []ades.Problem) {
+	if c.field == nil || c.p != 3 || f.end < c.field.end {
+		return
+	}
+	for i, p := range problems {
+		if p.Code == CodeShownAnnotationsChanged {
+			problems[i] = ades.Problem{Code: CodeAnnotationsChanged, Message: p.Message + " (the certification signature permits annotations)"}
+		}
+	}
 }
 
 // lock is what a signature locks of the form (ISO 32000-2, 12.7.5.5 and

@@ -20,8 +20,9 @@ type pageView struct {
 	// prints is what each page shows (pageprint.go).
 	prints []pagePrint
 	// annots are each page's annotations, in /Annots order, named by
-	// object number (or by value when direct).
-	annots [][]string
+	// object number (or by value when direct), and as they are written.
+	annots    [][]string
+	annotObjs [][]types.Object
 	// extras digest each page's entries other than what it shows, its
 	// annotations and its place in the tree (/AA actions, say), by key.
 	extras []map[string][sha256.Size]byte
@@ -65,6 +66,7 @@ func viewOf(f *pdf.File, later *pageView) (pageView, error) {
 			ids = append(ids, annotID(a))
 		}
 		v.annots = append(v.annots, ids)
+		v.annotObjs = append(v.annotObjs, annots)
 		if p.Ref != nil && pr.reusable(i, p.Ref.ObjectNumber.Value()) {
 			v.extras = append(v.extras, later.extras[i])
 			continue
@@ -111,19 +113,31 @@ func changedEntries(a, b map[string][sha256.Size]byte) []string {
 	return keys
 }
 
-// countMissing counts the entries of a that b lacks, as multisets.
-func countMissing(a, b []string) int {
+// missing lists the entries of a that b lacks, as multisets.
+func missing(a, b []string) []string {
 	have := map[string]int{}
 	for _, id := range b {
 		have[id]++
 	}
-	n := 0
+	var out []string
 	for _, id := range a {
 		if have[id] > 0 {
 			have[id]--
 			continue
 		}
-		n++
+		out = append(out, id)
+	}
+	return out
+}
+
+// showing counts the annotations of page i of v, named by ids, that draw
+// on the page (annotationShows).
+func (v pageView) showing(i int, ids []string) int {
+	n := 0
+	for _, id := range ids {
+		if j := slices.Index(v.annots[i], id); j >= 0 && annotationShows(v.printer.f, v.annotObjs[i][j]) {
+			n++
+		}
 	}
 	return n
 }
@@ -336,22 +350,38 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 			shown = append(shown, fmt.Sprintf("page %d's %s", i+1, strings.Join(parts, ", ")))
 		}
 	}
-	var added, removed []string
+	// Annotations added or removed: those that draw change what the
+	// signed page looks like (a covering rectangle, a "900" over "100",
+	// or one removed to reveal what it hid), the others are noted.
+	var added, removed, shownAdded, shownRemoved []string
 	for i := range min(len(was.annots), len(finalView.annots)) {
 		before, after := plainAnnots(was, i, nil), plainAnnots(finalView, i, was.form.sigWidgets)
-		if n := countMissing(after, before); n > 0 {
-			added = append(added, fmt.Sprintf("page %d (%d)", i+1, n))
+		more, less := missing(after, before), missing(before, after)
+		if n := finalView.showing(i, more); n > 0 {
+			shownAdded = append(shownAdded, fmt.Sprintf("page %d (%d)", i+1, n))
+		} else if len(more) > 0 {
+			added = append(added, fmt.Sprintf("page %d (%d)", i+1, len(more)))
 		}
-		if n := countMissing(before, after); n > 0 {
-			removed = append(removed, fmt.Sprintf("page %d (%d)", i+1, n))
+		if n := was.showing(i, less); n > 0 {
+			shownRemoved = append(shownRemoved, fmt.Sprintf("page %d (%d)", i+1, n))
+		} else if len(less) > 0 {
+			removed = append(removed, fmt.Sprintf("page %d (%d)", i+1, len(less)))
 		}
 	}
+	if len(shownAdded) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "annotations that draw on the page were added after signing, on " + list(shownAdded) + ": the page no longer looks as it was signed"})
+		out.annotsAdded = true
+	}
+	if len(shownRemoved) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "annotations that drew on the signed page were removed after signing, on " + list(shownRemoved) + ": what they covered shows now"})
+		out.annotsChanged = true
+	}
 	if len(added) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsAdded, Message: "annotations were added after signing, on " + list(added) + ": they may cover signed content"})
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsAdded, Message: "annotations that draw nothing (links, hidden ones) were added after signing, on " + list(added)})
 		out.annotsAdded = true
 	}
 	if len(removed) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were removed after signing, on " + list(removed) + ": what they covered shows now"})
+		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision that drew nothing were removed after signing, on " + list(removed)})
 		out.annotsChanged = true
 	}
 	var other []string
@@ -408,6 +438,8 @@ type comparison struct {
 	name          map[int]string  // the full name of a form field
 	signedSigs    map[string]bool // the signed revision's signature widgets
 	resources     map[int]int     // lazily: objects a page shows, by page
+	drawn         map[int]int     // lazily: objects annotations draw, by index in looks
+	looks         []annotation    // the signed revision's annotations that draw something
 	count         int             // objects visited, against MaxWalk
 }
 
@@ -547,7 +579,11 @@ var (
 	catalogUpdates = []string{"AcroForm", "DSS", "Extensions", "Metadata", "Version", "Pages"}
 	// widgetShows are the entries of a widget that change how it looks.
 	widgetShows = []string{"AP", "AS", "Rect", "F", "MK", "BS", "Border", "C", "DA"}
-	pageShows   = []string{"Contents", "Resources", "MediaBox", "CropBox", "Rotate", "UserUnit", "Group"}
+	// annotationLooks are the entries of an annotation that change how it
+	// looks: a widget's, and those viewers draw markup annotations from
+	// (ISO 32000-2, 12.5.6).
+	annotationLooks = append(slices.Clip(widgetShows), "Contents", "RC", "DS", "IC", "CA", "QuadPoints", "InkList", "Vertices", "L", "LE", "Name", "RD", "Path")
+	pageShows       = []string{"Contents", "Resources", "MediaBox", "CropBox", "Rotate", "UserUnit", "Group"}
 )
 
 // classify judges every object of the signed revision that a later update
@@ -567,6 +603,7 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 	var (
 		unplaced      []int
 		sigWidgets    []string
+		shownAnnots   []string
 		annotsChanged bool
 	)
 	for _, n := range rewritten {
@@ -594,6 +631,11 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 			case d != nil && isWidget(d):
 				out.filled = append(out.filled, c.fieldOf(d))
 			default:
+				keys := intersect(changedKeys(was, now, nil), annotationLooks)
+				if len(keys) > 0 && (annotationShows(c.signed, indirect(n)) || annotationShows(c.final, indirect(n))) {
+					shownAnnots = append(shownAnnots, fmt.Sprintf("object %d%s's %s on page %d", n, describe(c.signed, n), strings.Join(keys, ", "), c.page[n]))
+					continue
+				}
 				annotsChanged = true
 			}
 		case roleField:
@@ -609,6 +651,20 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 		for _, n := range unplaced {
 			if p, ok := res[n]; ok {
 				shown = append(shown, fmt.Sprintf("object %d%s, which page %d shows", n, describe(c.signed, n), p))
+				continue
+			}
+			if i, ok := c.drawnByAnnotations()[n]; ok {
+				an := c.looks[i]
+				switch {
+				case an.signature:
+					sigWidgets = append(sigWidgets, fmt.Sprintf("object %d%s, which the appearance of the signature widget %s draws with", n, describe(c.signed, n), annotID(an.ref)))
+				case an.field != "":
+					out.filled = append(out.filled, an.field)
+				case annotationShows(c.signed, an.ref) || annotationShows(c.final, an.ref):
+					shownAnnots = append(shownAnnots, fmt.Sprintf("object %d%s, which the annotation %s on page %d draws with", n, describe(c.signed, n), annotID(an.ref), an.page))
+				default:
+					annotsChanged = true
+				}
 				continue
 			}
 			if paths == nil {
@@ -627,6 +683,10 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 	if len(out.filled) > 0 {
 		out.filled = slices.Compact(slices.Sorted(slices.Values(out.filled)))
 		out.problems = append(out.problems, ades.Problem{Code: CodeFormFieldsChanged, Message: "form fields were filled in or changed after signing: " + list(out.filled)})
+	}
+	if len(shownAnnots) > 0 {
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "what annotations of the signed revision draw on the page was changed after signing: " + list(shownAnnots)})
+		out.annotsChanged = true
 	}
 	if annotsChanged {
 		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were changed after signing"})
@@ -656,7 +716,7 @@ func (c *comparison) shownByPages() map[int]int {
 		return c.resources
 	}
 	for i, p := range pages {
-		c.reach(p.Dict["Resources"], i+1, 0)
+		c.reach(c.resources, p.Dict["Resources"], i+1, 0)
 		// Resources inherited from the page tree.
 		parent := p.Dict["Parent"]
 		for range pdf.MaxDepth {
@@ -664,48 +724,93 @@ func (c *comparison) shownByPages() map[int]int {
 			if d == nil {
 				break
 			}
-			c.reach(d["Resources"], i+1, 0)
+			c.reach(c.resources, d["Resources"], i+1, 0)
 			parent = d["Parent"]
 		}
 	}
 	return c.resources
 }
 
-// reach records what o reaches, down the resource graph.
-func (c *comparison) reach(o types.Object, page, depth int) {
-	if depth > pdf.MaxDepth || len(c.resources) > MaxWalk {
+// reach records in into, as v, what o reaches down the graph of what is
+// drawn (resources, appearance streams), and stops at MaxWalk objects.
+func (c *comparison) reach(into map[int]int, o types.Object, v, depth int) {
+	if depth > pdf.MaxDepth || len(into) > MaxWalk {
 		return
 	}
 	if ref, ok := o.(types.IndirectRef); ok {
 		n := ref.ObjectNumber.Value()
-		if _, seen := c.resources[n]; seen {
+		if _, seen := into[n]; seen {
 			return
 		}
-		c.resources[n] = page
+		into[n] = v
 	}
-	v, err := c.signed.Resolve(o)
+	obj, err := c.signed.Resolve(o)
 	if err != nil {
 		return
 	}
-	switch v := v.(type) {
+	var d types.Dict
+	switch obj := obj.(type) {
 	case types.Dict:
-		c.reachDict(v, page, depth)
+		d = obj
 	case types.StreamDict:
-		c.reachDict(v.Dict, page, depth)
+		d = obj.Dict
 	case types.Array:
-		for _, e := range v {
-			c.reach(e, page, depth+1)
+		for _, e := range obj {
+			c.reach(into, e, v, depth+1)
 		}
 	}
-}
-
-func (c *comparison) reachDict(d types.Dict, page, depth int) {
 	for k, e := range d {
 		if k == "Parent" || k == "P" {
 			continue // up the tree, not into what is drawn
 		}
-		c.reach(e, page, depth+1)
+		c.reach(into, e, v, depth+1)
 	}
+}
+
+// annotation is an annotation of the signed revision, as the objects its
+// appearance draws with know it.
+type annotation struct {
+	page  int
+	ref   types.Object
+	field string // the full name of the form field of a widget
+	// signature: the widget of a signature the revision holds.
+	signature bool
+}
+
+// drawnByAnnotations is every object the signed revision's annotations
+// draw with (their appearance streams and what these reach), by the first
+// annotation that draws it. Walked, like shownByPages, only when an
+// update rewrote an object nothing else accounts for.
+func (c *comparison) drawnByAnnotations() map[int]int {
+	if c.drawn != nil {
+		return c.drawn
+	}
+	c.drawn = map[int]int{}
+	pages, err := c.signed.Pages(MaxPages)
+	if err != nil {
+		return c.drawn
+	}
+	for i, p := range pages {
+		annots, _ := c.signed.Array(p.Dict["Annots"])
+		for _, a := range annots {
+			d, _ := c.signed.Dict(a)
+			if d == nil || d["AP"] == nil {
+				continue
+			}
+			an := annotation{page: i + 1, ref: a}
+			if filled, sig := c.signedSigs[annotID(a)]; sig {
+				an.signature = filled
+			} else if isWidget(d) {
+				an.field = c.fieldOf(d)
+			}
+			c.looks = append(c.looks, an)
+			c.reach(c.drawn, d["AP"], len(c.looks)-1, 0)
+			if len(c.drawn) > MaxWalk {
+				return c.drawn
+			}
+		}
+	}
+	return c.drawn
 }
 
 // fieldOf is the full name of the field a widget belongs to.

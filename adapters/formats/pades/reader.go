@@ -78,6 +78,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 			if certification.of(f) {
 				s[i].Problems = append(s[i].Problems, certification.violations(fields)...)
 			}
+			certification.permit(f, s[i].Problems)
 		}
 		sigs = append(sigs, s...)
 	}

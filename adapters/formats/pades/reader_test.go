@@ -161,20 +161,20 @@ func TestRead(t *testing.T) {
 		{"annotation added after signing", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B}, 0)
 			d.AddAnnotation()
-		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded}}, []int{0}},
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeShownAnnotationsChanged}}, []int{0}},
 		{"certified, form filling permitted, then annotation added", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 2}, 0)
 			d.AddAnnotation()
-		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded, pades.CodeDocMDPViolated}}, []int{0}},
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeShownAnnotationsChanged, pades.CodeDocMDPViolated}}, []int{0}},
 		{"certified, annotations permitted, then annotation added", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 3}, 0)
 			d.AddAnnotation()
-		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsAdded}}, []int{0}},
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsChanged}}, []int{0}},
 		{"annotation changed after signing", func(d *fixture.Document) {
 			d.AddAnnotation()
 			sign(d, fixture.Options{Level: cades.B}, 0)
 			must(t, d.ChangeAnnotation())
-		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeAnnotationsChanged}}, []int{0}},
+		}, []string{"PAdES_BASELINE_B"}, []bool{true}, [][]string{{pades.CodeShownAnnotationsChanged}}, []int{0}},
 		{"font replaced after signing (shadow attack)", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B}, 0)
 			d.ReplaceFont("Courier")
