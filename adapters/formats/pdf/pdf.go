@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -59,8 +60,10 @@ type File struct {
 	// shared holds objects parsed by any revision of the same file, by
 	// where they were written (see Revision).
 	shared *sharedObjects
-	// listed memoises sectionNumbers.
-	listed map[int64][]int
+	// parsed memoises section: each cross-reference section read alone.
+	parsed map[int64]*section
+	// read is how far reading the cross-reference sections went.
+	read int64
 }
 
 // sharedObjects are the parsed objects the revisions of one file share:
@@ -165,6 +168,9 @@ func (f *File) Revision(end int) (*File, error) {
 			}
 		}
 	}
+	if r, ok := f.revisionFromSections(end); ok {
+		return r, nil
+	}
 	// An earlier revision has about as many objects: sizing its table
 	// up front spares growing it object by object.
 	r, err := openExactHint(f.data[:end], len(f.entries))
@@ -173,6 +179,112 @@ func (f *File) Revision(end int) (*File, error) {
 	}
 	r.shared = f.shared
 	return r, nil
+}
+
+// revisionFromSections builds the revision ending at end from what f read
+// of its cross-reference chain, when that revision's chain is the tail of
+// f's: its table is f's, but for the objects the newer sections list,
+// which take their entries from the revision's own sections. This is what
+// reading the revision's chain gives (checked offsets included: the bytes
+// are the same), without reading a large first table once per revision.
+// ok is false when the chain is not such a tail; the caller reads the
+// revision itself.
+func (f *File) revisionFromSections(end int) (r *File, ok bool) {
+	data := f.data[:end]
+	start, err := startXRef(data)
+	if err != nil {
+		return nil, false
+	}
+	k := slices.Index(f.sections, start)
+	if k < 0 {
+		return nil, false
+	}
+	tail := f.sections[k:]
+	for i, off := range tail {
+		s, err := f.section(off)
+		// Every section must lie within the revision, and chain to the
+		// next as it does in f.
+		if err != nil || s.end > int64(end) {
+			return nil, false
+		}
+		prev := s.trailer.Prev()
+		if i+1 < len(tail) && (prev == nil || *prev != tail[i+1]) {
+			return nil, false
+		}
+	}
+	ctx, err := model.NewContext(bytes.NewReader(data), config())
+	if err != nil {
+		return nil, false
+	}
+	r = &File{data: data, ctx: ctx, entries: maps.Clone(f.entries), objects: map[int]types.Object{}, streams: map[int][]types.Object{},
+		sections: slices.Clone(tail), shared: f.shared, parsed: f.parsed}
+	newest, _ := f.section(start)
+	r.trailer = maps.Clone(newest.trailer)
+	for _, off := range tail[1:] {
+		if s, _ := f.section(off); r.trailer["Root"] == nil && s.trailer["Root"] != nil {
+			r.trailer["Root"] = s.trailer["Root"]
+		}
+	}
+	if r.trailer["Root"] == nil {
+		return nil, false
+	}
+	if _, enc := r.trailer.Find("Encrypt"); enc {
+		return nil, false
+	}
+	// The objects the newer sections list take their entries from the
+	// revision's own chain, newest first, or are not in it.
+	var changed []int
+	for _, off := range f.sections[:k] {
+		s, err := f.section(off)
+		if err != nil {
+			return nil, false
+		}
+		changed = append(changed, s.nums...)
+	}
+	for _, n := range changed {
+		delete(r.entries, n)
+	}
+	for _, n := range changed {
+		for _, off := range tail {
+			s, _ := f.section(off)
+			if e, ok := s.entries[n]; ok {
+				r.entries[n] = e
+				break
+			}
+		}
+	}
+	if r.checkWithin(changed) != nil {
+		return nil, false
+	}
+	return r, true
+}
+
+// checkWithin is checkOffsets for a revision derived from a later one:
+// the objects in changed get their headers checked, and every other
+// entry, whose header the later revision checked in the same bytes, only
+// has to lie within the revision.
+func (f *File) checkWithin(changed []int) error {
+	rechecked := make(map[int]bool, len(changed))
+	for _, n := range changed {
+		rechecked[n] = true
+	}
+	for n, e := range f.entries {
+		switch {
+		case e.free:
+		case e.compressed:
+			s, ok := f.entries[e.stream]
+			if !ok || s.free || s.compressed {
+				return fmt.Errorf("pdf: object %d is in object stream %d, which is not in the file", n, e.stream)
+			}
+		case e.offset <= 0 || e.offset >= int64(len(f.data)):
+			return fmt.Errorf("pdf: object %d at %d is not in the file", n, e.offset)
+		case rechecked[n]:
+			if m, g, ok := objectHeader(f.data, e.offset); !ok || m != n || g != e.gen {
+				return fmt.Errorf("pdf: object %d is not at %d", n, e.offset)
+			}
+		}
+	}
+	return nil
 }
 
 // Revisions lists where the revisions the file's cross-reference chain

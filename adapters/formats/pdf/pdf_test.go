@@ -290,7 +290,7 @@ func TestRevisionsAndOpenExact(t *testing.T) {
 func revisionSamples(t *testing.T) map[string][]byte {
 	t.Helper()
 	_, rotated, _ := rotatedLater(t)
-	samples := map[string][]byte{"handmade": rotated}
+	samples := map[string][]byte{"handmade": rotated, "listed ahead": listedAhead(t)}
 	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -318,6 +318,50 @@ func rotatedLater(t *testing.T) (first, data []byte, at int) {
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at, start, xref)
 	return first, b.Bytes(), at
+}
+
+// sameEntries reports whether two dictionaries hold the same keys with
+// values printed alike (their own printing follows map order).
+func sameEntries(a, b types.Dict) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || printed(v) != printed(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// listedAhead is a document whose first cross-reference table lists an
+// object at an offset only the second revision writes: the document as a
+// whole reads, its first revision alone does not.
+func listedAhead(t *testing.T) []byte {
+	t.Helper()
+	objs := append(slices.Clone(threePages), "")
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n")
+	offsets := make([]int, len(objs)+1)
+	for i, body := range objs[:len(objs)-1] {
+		offsets[i+1] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, body)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for n := 1; n < len(objs); n++ {
+		fmt.Fprintf(&b, "%010d 00000 n \n", offsets[n])
+	}
+	ahead := b.Len()
+	fmt.Fprintf(&b, "%010d 00000 n \n", 0) // object 7, patched below
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	at := b.Len()
+	b.WriteString("7 0 obj\n(ahead)\nendobj\n5 0 obj\n<< /Type /Page /Parent 2 0 R /Rotate 90 >>\nendobj\n")
+	second := b.Len()
+	fmt.Fprintf(&b, "xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 8 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", at+len("7 0 obj\n(ahead)\nendobj\n"), xref, second)
+	data := b.Bytes()
+	copy(data[ahead:], fmt.Sprintf("%010d", at))
+	return data
 }
 
 func indirect(n int) types.IndirectRef { return *types.NewIndirectRef(n, 0) }
@@ -399,6 +443,17 @@ func TestRevisionReadsAsOpenExact(t *testing.T) {
 			}
 			if err != nil {
 				continue
+			}
+			// The same table: the same objects at the same places, the
+			// same trailer and chain of sections.
+			if !slices.Equal(slices.Sorted(slices.Values(r.Numbers())), slices.Sorted(slices.Values(exact.Numbers()))) || !slices.Equal(r.sections, exact.sections) || !sameEntries(r.trailer, exact.trailer) {
+				t.Fatalf("%s (%d bytes): Revision lists %d objects, sections %v, trailer %s; OpenExact %d, %v, %s",
+					name, end, len(r.Numbers()), r.sections, r.trailer, len(exact.Numbers()), exact.sections, exact.trailer)
+			}
+			for _, n := range exact.Numbers() {
+				if r.Where(n) != exact.Where(n) {
+					t.Errorf("%s (%d bytes): object %d at %v, OpenExact %v", name, end, n, r.Where(n), exact.Where(n))
+				}
 			}
 			for _, n := range exact.Numbers() {
 				a, errA := r.Resolve(indirect(n))

@@ -117,6 +117,7 @@ func (f *File) table(offset int64) (types.Dict, error) {
 	if i := bytes.Index(f.data[pos:], []byte("startxref")); i >= 0 {
 		end = pos + int64(i)
 	}
+	f.read = max(f.read, end+int64(len("startxref")))
 	text := string(f.data[pos:end])
 	o, err := model.ParseObjectContext(context.Background(), &text, 0, MaxDepth)
 	if err != nil {
@@ -161,6 +162,11 @@ func (f *File) xrefStream(offset int64) (types.Dict, error) {
 	content, err := f.content(sd, MaxXRefStreamBytes)
 	if err != nil {
 		return nil, fmt.Errorf("pdf: cross-reference stream at %d: %w", offset, err)
+	}
+	if n, err := f.streamLength(sd); err == nil && sd.Raw == nil {
+		f.read = max(f.read, sd.StreamOffset+n)
+	} else {
+		f.read = int64(len(f.data)) // not known: as far as the file goes
 	}
 	xs, err := model.ParseXRefStreamDict(&sd)
 	if err != nil {
@@ -298,26 +304,46 @@ func (f *File) ChangedSince(r *File) (nums []int, ok bool) {
 	return nums, true
 }
 
-// sectionNumbers lists the objects the cross-reference section at offset
-// names (a hybrid table's /XRefStm included), once per section.
-func (f *File) sectionNumbers(offset int64) ([]int, error) {
-	if nums, ok := f.listed[offset]; ok {
-		return nums, nil
+// section is one cross-reference section read alone: the entries it
+// lists (a hybrid table's /XRefStm included), its trailer, and where its
+// bytes end.
+type section struct {
+	entries map[int]entry
+	nums    []int
+	trailer types.Dict
+	end     int64
+}
+
+// section reads the cross-reference section at offset alone, once.
+func (f *File) section(offset int64) (*section, error) {
+	if s, ok := f.parsed[offset]; ok {
+		return s, nil
 	}
-	s := &File{data: f.data, ctx: f.ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	x := &File{data: f.data, ctx: f.ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	var trailer types.Dict
 	var err error
 	if bytes.HasPrefix(f.data[skipSpace(f.data, offset):], []byte("xref")) {
-		_, err = s.table(offset)
+		trailer, err = x.table(offset)
 	} else {
-		_, err = s.xrefStream(offset)
+		trailer, err = x.xrefStream(offset)
 	}
 	if err != nil {
 		return nil, err
 	}
-	nums := slices.Sorted(maps.Keys(s.entries))
-	if f.listed == nil {
-		f.listed = map[int64][]int{}
+	s := &section{entries: x.entries, nums: slices.Sorted(maps.Keys(x.entries)), trailer: trailer, end: x.read}
+	if f.parsed == nil {
+		f.parsed = map[int64]*section{}
 	}
-	f.listed[offset] = nums
-	return nums, nil
+	f.parsed[offset] = s
+	return s, nil
+}
+
+// sectionNumbers lists the objects the cross-reference section at offset
+// names (a hybrid table's /XRefStm included), once per section.
+func (f *File) sectionNumbers(offset int64) ([]int, error) {
+	s, err := f.section(offset)
+	if err != nil {
+		return nil, err
+	}
+	return s.nums, nil
 }
