@@ -629,12 +629,35 @@ func (v *validation) path(p certpath.Path) judged {
 		j.longTerm.Checks = append(j.longTerm.Checks, Check{Name: "Can a proof of existence change the basic validation's conclusion?", Status: Information,
 			Message: fmt.Sprintf("the basic validation concluded %s: past signature validation does not apply", orPassed(j.basic))})
 	}
+	j.final = v.issuedBefore(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
 	if j.final.indication != verdict.TotalPassed {
 		c.Errors = []verdict.Message{{Code: j.final.sub, Message: j.final.message}}
 	}
 	j.longTerm.Conclusion = c
 	return j
+}
+
+// issuedBefore checks that the signature did not exist before its signing
+// certificate (EN 319 102-1, 5.5.4; DSS's "best signature time not before
+// the issuance of the signing certificate"): a proof of existence of the
+// signature before the certificate's notBefore means the signature was
+// made, or its time-stamp obtained, before the key was certified, and the
+// signature fails as NOT_YET_VALID whatever the rest concluded.
+func (v *validation) issuedBefore(p certpath.Path, o outcome, st *Stage) outcome {
+	bst := v.r.BestSignatureTime
+	if !bst.Before(v.vt) || o.indication == verdict.TotalFailed || len(p.Certificates) == 0 {
+		return o
+	}
+	const name = "Is the best-signature-time not before the signing certificate's issuance?"
+	signer := p.Certificates[0]
+	if !bst.Before(signer.NotBefore) {
+		st.Checks = append(st.Checks, Check{Name: name, Status: OK, Message: fmt.Sprintf("the best-signature-time %s is not before notBefore %s", stamp(bst), stamp(signer.NotBefore))})
+		return o
+	}
+	msg := fmt.Sprintf("a proof of existence of the signature at %s precedes the issuance of the signing certificate %s (notBefore %s)", stamp(bst), subject(signer), stamp(signer.NotBefore))
+	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: SubNotYetValid, Message: msg})
+	return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid, message: msg}
 }
 
 // orPassed spells an outcome for a message.

@@ -40,6 +40,8 @@ type validateCase struct {
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	tsGen := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+	// The fixture signers are issued on 2025-01-01 (fixtures/pki).
+	beforeIssuance := time.Date(2024, time.December, 31, 23, 59, 0, 0, time.UTC)
 	cases := []validateCase{
 		{
 			name:       "5.3 basic signature validation: TOTAL_PASSED",
@@ -227,6 +229,17 @@ func TestValidate(t *testing.T) {
 			},
 			indication: verdict.TotalFailed, sub: etsi.SubNotYetValid,
 			warnings: []string{etsi.CodeClaimedSigningTimeOutside},
+		},
+		{
+			name: "5.5.4: a signature time-stamp before the signing certificate's issuance: TOTAL_FAILED/NOT_YET_VALID",
+			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
+				sig := signature(p.SignerRSA)
+				sig.Level = ades.LevelT
+				sig.ClaimedSigningTime = time.Time{}
+				sig.Timestamps = []ades.Timestamp{timestamp(ades.SignatureTimestamp, beforeIssuance, p.TSA.Certificate)}
+				return sig, inputs(p)
+			},
+			indication: verdict.TotalFailed, sub: etsi.SubNotYetValid, best: beforeIssuance,
 		},
 		{
 			name: "5.2.6 XCV + 5.3.4: revoked signer, no POE: REVOKED_NO_POE",
