@@ -126,8 +126,8 @@ func passed(format string, warnings ...string) outcome {
 
 // failed is a non-passing indication whose path still reaches the Swiss
 // anchor (0018: a path is built, and reported, even when CV concluded).
-func failed(indication, sub, format string) outcome {
-	return outcome{indication: indication, subIndication: sub, format: format, framework: "CH_ZERTES", country: "CH"}
+func failed(indication, sub, format string, warnings ...string) outcome {
+	return outcome{indication: indication, subIndication: sub, format: format, framework: "CH_ZERTES", country: "CH", warnings: warnings}
 }
 
 // unanchored is a non-passing indication without a path to an anchor:
@@ -189,6 +189,17 @@ func TestValidateFixtureGrid(t *testing.T) {
 		// XCV at the validation time concludes TOTAL_FAILED before
 		// any POE is looked at (5.3.4).
 		at(cades.NotYetValidSigner, l, cades.Options{}, failed(cades.TotalFailed, cades.NotYetValid, f))
+		// RFC 5652 signature verification fails on the content-type
+		// attribute: CV concludes, as for a bad value (issue 16).
+		at(cades.ContentTypeMismatch, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+		at(cades.ContentTypeMissing, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+		at(cades.ContentTypeDoubled, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+	}
+	// A signature time-stamp before the signer's issuance: at B there is
+	// none; from T the proof of existence precedes notBefore (5.5.4).
+	at(cades.TimestampBeforeIssuance, cades.B, cades.Options{}, passed(formatB))
+	for _, l := range every[1:] {
+		at(cades.TimestampBeforeIssuance, l, cades.Options{}, failed(cades.TotalFailed, cades.NotYetValid, formats[l]))
 	}
 	// No path to an anchor. signatureFormat is the structure's level
 	// (0018 "Level"), and for a signer reaching no anchor LT is taken as

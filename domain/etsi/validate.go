@@ -324,7 +324,7 @@ func (v *validation) cryptographic() bool {
 		v.conclude(value, verdict.Indeterminate, SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
 		return false
 	case !val.Valid:
-		v.conclude(value, verdict.TotalFailed, SubSigCryptoFailure, "the signature value does not verify with the signing certificate's key")
+		v.conclude(value, verdict.TotalFailed, SubSigCryptoFailure, "the signature does not verify with the signing certificate's key (%s)", orUnknown(val.Reason))
 		return false
 	}
 	v.check(value, OK, "", "%s signature value verified", orUnknown(sig.Value.Algorithm))

@@ -127,8 +127,12 @@ func checkFixture(t *testing.T, s ades.Signature, d fixture.Defect, l fixture.Le
 	if !s.Value.Done || s.Value.Algorithm != alg {
 		t.Errorf("value check %+v, want done with %s", s.Value, alg)
 	}
-	if got, want := s.Value.Valid, d != fixture.BadSignatureValue; got != want {
+	contentType := d == fixture.ContentTypeMismatch || d == fixture.ContentTypeMissing || d == fixture.ContentTypeDoubled
+	if got, want := s.Value.Valid, d != fixture.BadSignatureValue && !contentType; got != want {
 		t.Errorf("value valid %v, want %v (%+v)", got, want, s.Value)
+	}
+	if contentType && s.Value.Reason != cades.CodeContentTypeMismatch {
+		t.Errorf("value check %+v, want the reason %s", s.Value, cades.CodeContentTypeMismatch)
 	}
 	if s.SigningCertificate == nil {
 		t.Errorf("no signing certificate")

@@ -156,25 +156,29 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 	}
 	sig.DataObjects = []ades.DataObject{obj}
 
-	// content-type: required with signed attributes, forbidden in a
-	// counter-signature (RFC 5652, 11.1).
-	if si.SignedAttrs != nil {
-		oid, ok, err := si.ContentTypeAttr()
-		switch {
-		case err != nil:
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMalformedAttribute, Message: err.Error()})
-		case parent != nil && ok:
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeCounterSignatureContentType, Message: "content-type attribute in a counter-signature"})
-		case parent == nil && !ok:
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: "no content-type attribute"})
-		case parent == nil && !oid.Equal(rd.sd.ContentType):
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: fmt.Sprintf("content-type attribute %v, eContentType %v", oid, rd.sd.ContentType)})
-		}
-	}
-
 	sig.Value = valueCheck(si, res.SignatureErr)
 	if sig.Value.Reason == CodeUnsupportedAlgorithm {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeUnsupportedAlgorithm, Message: res.SignatureErr.Error()})
+	}
+
+	// content-type: required with signed attributes, once, and equal to
+	// the eContentType; forbidden in a counter-signature (RFC 5652, 5.3
+	// and 11.1). Its check is part of verifying the signature (5.6): a
+	// signature whose attribute is missing, doubled or names another
+	// content (a time-stamp's TSTInfo presented as a signed document)
+	// does not verify, whatever its value, as a CMS library that follows
+	// RFC 5652 fails it.
+	if si.SignedAttrs != nil {
+		if parent != nil {
+			if _, ok, _ := si.ContentTypeAttr(); ok {
+				sig.Problems = append(sig.Problems, ades.Problem{Code: CodeCounterSignatureContentType, Message: "content-type attribute in a counter-signature"})
+			}
+		} else if err := si.CheckContentType(rd.sd.ContentType); err != nil {
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: "the content-type signed attribute does not hold (RFC 5652, 5.3): " + err.Error()})
+			if sig.Value.Done && sig.Value.Valid {
+				sig.Value.Valid, sig.Value.Reason = false, CodeContentTypeMismatch
+			}
+		}
 	}
 	sig.SigningCertificate = res.Certificate
 	sig.Reference = rd.signingCertReference(sig, si, res.Certificate)

@@ -51,6 +51,14 @@ type Signer struct {
 	// negative test vector (a signature whose ESS reference is wrong).
 	ESSCertificate *x509.Certificate
 
+	// ContentTypeAttribute is the value of the content-type attribute,
+	// the eContentType when nil; OmitContentType leaves the attribute
+	// out. Both are for tests: RFC 5652 makes the attribute required and
+	// equal to the eContentType, and a validator must fail a signature
+	// that breaks that.
+	ContentTypeAttribute asn1.ObjectIdentifier
+	OmitContentType      bool
+
 	// SignedAttributes are added to content-type, message-digest,
 	// signing-time and signing-certificate-v2.
 	SignedAttributes []Attribute
@@ -333,7 +341,10 @@ func (s Signer) signedAttributes(digest []byte, contentType asn1.ObjectIdentifie
 		attrs = append(attrs, Attribute{Type: oid, Values: [][]byte{v}})
 		return nil
 	}
-	if !counter {
+	if s.ContentTypeAttribute != nil {
+		contentType = s.ContentTypeAttribute
+	}
+	if !counter && !s.OmitContentType {
 		if err := add(OIDAttrContentType, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(contentType) }); err != nil {
 			return nil, err
 		}
