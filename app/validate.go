@@ -121,7 +121,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			in, err := v.inputs(ctx, sig, anchors, checks)
+			in, err := v.inputs(ctx, sig, anchors, checks, at)
 			if err != nil {
 				errs[i] = err
 				return
@@ -166,8 +166,9 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 
 // inputs gathers what the process needs beyond the evidence: the issuers
 // the document lacks (AIA) and revocation facts for every link it will
-// look at.
-func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks) (etsi.Inputs, error) {
+// look at, fetched when the embedded ones cannot serve at the validation
+// time at.
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
 	in := etsi.Inputs{
 		Anchors:        anchors,
 		Intermediates:  slices.Clone(sig.Certificates),
@@ -186,7 +187,7 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)
 	}
 	for _, link := range etsi.Needs(sig, in) {
-		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded)
+		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded, at)
 		if err != nil {
 			return etsi.Inputs{}, fmt.Errorf("app: revocation: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
+	"time"
 
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/revocation"
@@ -54,15 +55,20 @@ type EmbeddedRevocation struct {
 	OCSPResponses [][]byte
 }
 
-// RevocationSource finds revocation facts for cert, issued by issuer:
-// first in the embedded data, then online (OCSP, then CRL distribution
-// points) unless it is configured offline. It returns the usable facts
-// (matching the certificate, signature checked), embedded first, then by
-// descending ThisUpdate. No fact and no error means none could be found:
-// the process decides what that means. A failed or blocked fetch is not an
-// error (the adapter logs it); errors are for a cancelled context only.
+// RevocationSource finds revocation facts for cert, issued by issuer, for
+// a validation at at: first in the embedded data, then, unless it is
+// configured offline, online (OCSP, then CRL distribution points) when
+// no embedded fact can serve at at (revocation.Serves: none is about
+// cert and issuer, GOOD or REVOKED, issued by at and, if GOOD, still
+// current then). It returns the usable facts (matching the certificate,
+// signature checked): the embedded ones, even those that cannot serve,
+// by descending ThisUpdate, then the fetched ones, likewise. No fact and
+// no error means none could be found: the process decides what that
+// means. A failed or blocked fetch is not an error (the adapter logs
+// it); errors are for a cancelled context, and for a nil certificate or
+// issuer or a zero at (a caller's mistake).
 type RevocationSource interface {
-	Revocation(ctx context.Context, cert, issuer *x509.Certificate, embedded EmbeddedRevocation) ([]revocation.Fact, error)
+	Revocation(ctx context.Context, cert, issuer *x509.Certificate, embedded EmbeddedRevocation, at time.Time) ([]revocation.Fact, error)
 }
 
 // CertificateSource finds the issuers of a certificate that the document

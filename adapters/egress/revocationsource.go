@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
@@ -67,9 +68,16 @@ func NewRevocationSource(client *http.Client, cache *RevocationCache, logger *sl
 	return &RevocationSource{client: client, cache: cache, logger: logger, offline: offline || client == nil}
 }
 
-// Revocation returns the usable facts about cert, issued by issuer: those
-// of the embedded data, each by descending ThisUpdate, then, only when
-// the embedded data gave none and the source is online, those fetched.
+// Revocation returns the usable facts about cert, issued by issuer, for
+// a validation at at: those of the embedded data, by descending
+// ThisUpdate, then, when none of them can serve at at
+// (revocation.Serves, the rule the ETSI process applies) and the source
+// is online, those fetched. Embedded facts that cannot serve (issued
+// after at, GOOD but no longer current at at, UNKNOWN) are returned too:
+// the process may still use them with a proof of existence, and reports
+// them. Data the source cannot use at all (about another certificate or
+// issuer, from a responder the issuer did not authorise, unverifiable)
+// gives no fact.
 //
 // Online, the OCSP responders of cert are asked in the certificate's
 // order and the first usable answer is kept; the CRL distribution points
@@ -77,24 +85,32 @@ func NewRevocationSource(client *http.Client, cache *RevocationCache, logger *sl
 // or revoked. OCSP answers are cached per issuer key and serial number,
 // CRLs per issuer and URL, both until their nextUpdate.
 //
-// The only error is the context's, when it is done: fetch failures and
-// refusals by the egress guard are logged at WARN and yield no fact.
-func (s *RevocationSource) Revocation(ctx context.Context, cert, issuer *x509.Certificate, embedded ports.EmbeddedRevocation) ([]revocation.Fact, error) {
+// The errors are the context's, when it is done, and a nil cert or
+// issuer or a zero at: fetch failures and refusals by the egress guard
+// are logged at WARN and yield no fact.
+func (s *RevocationSource) Revocation(ctx context.Context, cert, issuer *x509.Certificate, embedded ports.EmbeddedRevocation, at time.Time) ([]revocation.Fact, error) {
 	if cert == nil || issuer == nil {
 		return nil, errors.New("egress: revocation: certificate and issuer are required")
+	}
+	if at.IsZero() {
+		return nil, errors.New("egress: revocation: the validation time is required")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("egress: revocation: %w", err)
 	}
 	facts := s.embeddedFacts(ctx, cert, issuer, embedded)
-	if len(facts) > 0 || s.offline {
+	if s.offline || revocation.Serves(facts, cert, issuer, at) {
 		return facts, nil
+	}
+	if len(facts) > 0 {
+		s.logSkip(ctx, slog.LevelDebug, "embedded revocation data cannot serve at the validation time: fetching", cert,
+			slog.Int("facts", len(facts)), slog.Time("validationTime", at))
 	}
 	online, err := s.onlineFacts(ctx, cert, issuer)
 	if err != nil {
 		return nil, err
 	}
-	return online, nil
+	return append(facts, online...), nil
 }
 
 // embeddedFacts reads the embedded responses and CRLs; identical

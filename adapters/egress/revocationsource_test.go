@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -182,7 +183,7 @@ func TestRevocationEmbedded(t *testing.T) {
 
 	t.Run("OCSPResponse good", func(t *testing.T) {
 		is := is.New(t)
-		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{OCSPResponses: [][]byte{goodOCSP}})
+		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{OCSPResponses: [][]byte{goodOCSP}}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 1)
 		f := facts[0]
@@ -201,7 +202,7 @@ func TestRevocationEmbedded(t *testing.T) {
 
 	t.Run("BasicOCSPResponse", func(t *testing.T) {
 		is := is.New(t)
-		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{OCSPResponses: [][]byte{basic}})
+		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{OCSPResponses: [][]byte{basic}}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 1)
 		is.Equal(facts[0].Status, revocation.Good)
@@ -212,7 +213,7 @@ func TestRevocationEmbedded(t *testing.T) {
 	t.Run("CRL revoked", func(t *testing.T) {
 		is := is.New(t)
 		revoked := srv.Revoked.Certificate
-		facts, err := src.Revocation(t.Context(), revoked, inter, ports.EmbeddedRevocation{CRLs: [][]byte{interCRL}})
+		facts, err := src.Revocation(t.Context(), revoked, inter, ports.EmbeddedRevocation{CRLs: [][]byte{interCRL}}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 1)
 		f := facts[0]
@@ -230,7 +231,7 @@ func TestRevocationEmbedded(t *testing.T) {
 
 	t.Run("CRL good", func(t *testing.T) {
 		is := is.New(t)
-		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{CRLs: [][]byte{interCRL}})
+		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{CRLs: [][]byte{interCRL}}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 1)
 		is.Equal(facts[0].Status, revocation.Good)
@@ -242,7 +243,7 @@ func TestRevocationEmbedded(t *testing.T) {
 		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{
 			OCSPResponses: [][]byte{goodOCSP, newer, goodOCSP},
 			CRLs:          [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, afterRevocation.Add(time.Hour))},
-		})
+		}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 3)
 		is.Equal(facts[0].Source, revocation.CRL)
@@ -259,7 +260,7 @@ func TestRevocationEmbedded(t *testing.T) {
 		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{
 			OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerECDSA, beforeRevocation)},
 			CRLs:          [][]byte{fixtureCRL(t, srv.PKI, srv.Root, beforeRevocation)},
-		})
+		}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 0)
 		is.True(strings.Contains(logs.String(), "level=DEBUG"))
@@ -279,7 +280,7 @@ func TestRevocationEmbedded(t *testing.T) {
 		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{
 			OCSPResponses: [][]byte{tampered, []byte("not DER")},
 			CRLs:          [][]byte{badCRL},
-		})
+		}, afterRevocation)
 		is.NoErr(err)
 		is.Equal(len(facts), 0)
 		is.True(strings.Contains(logs.String(), "level=WARN"))
@@ -301,7 +302,7 @@ func TestRevocationOnlineOCSP(t *testing.T) {
 			is := is.New(t)
 			srv := startPKI(t, tc.at)
 			src := egress.NewRevocationSource(localClient(t), nil, nil, false)
-			facts, err := src.Revocation(t.Context(), srv.Revoked.Certificate, srv.Intermediate.Certificate, ports.EmbeddedRevocation{})
+			facts, err := src.Revocation(t.Context(), srv.Revoked.Certificate, srv.Intermediate.Certificate, ports.EmbeddedRevocation{}, tc.at)
 			is.NoErr(err)
 			is.Equal(len(facts), 1) // OCSP answered: no CRL
 			f := facts[0]
@@ -326,7 +327,7 @@ func TestRevocationFallbackToCRL(t *testing.T) {
 	logger, logs := newLogger()
 	src := egress.NewRevocationSource(localClient(t), nil, logger, false)
 	cert := c.via(srv.Revoked.Certificate, srv.URL)
-	facts, err := src.Revocation(t.Context(), cert, srv.Intermediate.Certificate, ports.EmbeddedRevocation{})
+	facts, err := src.Revocation(t.Context(), cert, srv.Intermediate.Certificate, ports.EmbeddedRevocation{}, afterRevocation)
 	is.NoErr(err)
 	is.Equal(c.n("/ocsp"), 1)
 	is.Equal(c.n("/crl/intermediate.crl"), 1)
@@ -351,13 +352,13 @@ func TestRevocationOffline(t *testing.T) {
 	cert := c.via(srv.SignerRSA.Certificate, srv.URL)
 	inter := srv.Intermediate.Certificate
 
-	facts, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{})
+	facts, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 	is.NoErr(err)
 	is.Equal(len(facts), 0)
 
 	facts, err = src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{
 		OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, beforeRevocation)},
-	})
+	}, beforeRevocation)
 	is.NoErr(err)
 	is.Equal(len(facts), 1)
 	is.True(facts[0].Embedded)
@@ -373,7 +374,7 @@ func TestRevocationEmbeddedSkipsOnline(t *testing.T) {
 	cert := c.via(srv.SignerRSA.Certificate, srv.URL)
 	facts, err := src.Revocation(t.Context(), cert, srv.Intermediate.Certificate, ports.EmbeddedRevocation{
 		CRLs: [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, beforeRevocation)},
-	})
+	}, beforeRevocation)
 	is.NoErr(err)
 	is.Equal(len(facts), 1)
 	is.True(facts[0].Embedded)
@@ -392,9 +393,9 @@ func TestRevocationCache(t *testing.T) {
 		cache := egress.NewRevocationCache(cacheAt, egress.CacheOptions{})
 		src := egress.NewRevocationSource(localClient(t), cache, nil, false)
 		cert := c.via(srv.SignerRSA.Certificate, srv.URL)
-		first, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{})
+		first, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 		is.NoErr(err)
-		second, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{})
+		second, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 		is.NoErr(err)
 		is.Equal(c.n("/ocsp"), 1)
 		is.Equal(c.total(), 1)
@@ -410,7 +411,7 @@ func TestRevocationCache(t *testing.T) {
 		src := egress.NewRevocationSource(localClient(t), cache, nil, false)
 		cert := c.via(srv.SignerRSA.Certificate, srv.URL)
 		for range 2 {
-			facts, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{})
+			facts, err := src.Revocation(t.Context(), cert, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 			is.NoErr(err)
 			is.Equal(len(facts), 1)
 			is.Equal(facts[0].Source, revocation.CRL)
@@ -431,7 +432,7 @@ func TestRevocationGuardRefusesLoopback(t *testing.T) {
 	logger, logs := newLogger()
 	src := egress.NewRevocationSource(guarded, nil, logger, false)
 	cert := c.via(srv.SignerRSA.Certificate, srv.URL)
-	facts, err := src.Revocation(t.Context(), cert, srv.Intermediate.Certificate, ports.EmbeddedRevocation{})
+	facts, err := src.Revocation(t.Context(), cert, srv.Intermediate.Certificate, ports.EmbeddedRevocation{}, beforeRevocation)
 	is.NoErr(err)
 	is.Equal(len(facts), 0)
 	is.Equal(c.total(), 0) // never connected
@@ -452,7 +453,7 @@ func TestRevocationContext(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		src := egress.NewRevocationSource(localClient(t), nil, nil, false)
-		facts, err := src.Revocation(ctx, srv.SignerRSA.Certificate, inter, ports.EmbeddedRevocation{})
+		facts, err := src.Revocation(ctx, srv.SignerRSA.Certificate, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 		is.True(errors.Is(err, context.Canceled))
 		is.Equal(len(facts), 0)
 	})
@@ -472,7 +473,7 @@ func TestRevocationContext(t *testing.T) {
 		cert := *srv.SignerRSA.Certificate
 		cert.OCSPServer = []string{hang.URL + "/ocsp"}
 		src := egress.NewRevocationSource(localClient(t), nil, nil, false)
-		facts, err := src.Revocation(ctx, &cert, inter, ports.EmbeddedRevocation{})
+		facts, err := src.Revocation(ctx, &cert, inter, ports.EmbeddedRevocation{}, beforeRevocation)
 		is.True(errors.Is(err, context.Canceled))
 		is.Equal(len(facts), 0)
 	})
@@ -493,4 +494,169 @@ func TestParseOCSPForms(t *testing.T) {
 	is.Equal(r1.Raw, r2.Raw) // the fixture's wrapping is the canonical one
 	_, err = egress.ParseOCSP([]byte{0x30, 0x00})
 	is.True(errors.Is(err, ocsp.ErrMalformed))
+}
+
+// TestRevocationFetchWhenEmbeddedCannotServe checks the fetch decision:
+// embedded facts that cannot serve at the validation time (issued after
+// it, GOOD but stale, UNKNOWN) do not stop the search, and are returned
+// with the fetched ones; facts that serve (fresh GOOD, any REVOKED) do;
+// offline nothing is fetched.
+func TestRevocationFetchWhenEmbeddedCannotServe(t *testing.T) {
+	t.Parallel()
+	at := afterRevocation
+	srv := startPKI(t, at)
+	inter := srv.Intermediate.Certificate
+	// unknownCert is the RSA signer under a serial number the fixture
+	// responder does not know: it answers UNKNOWN, the CRL says nothing.
+	unknownCert := *srv.SignerRSA.Certificate
+	unknownCert.SerialNumber = big.NewInt(0x7fff)
+	unknownOCSP := func(t *testing.T) []byte {
+		t.Helper()
+		req, err := ocsp.Request(&unknownCert, inter, crypto.SHA1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := srv.PKI.OCSPResponse(req, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	type fact struct {
+		embedded bool
+		status   revocation.Status
+	}
+	for _, tc := range []struct {
+		name     string
+		cert     *x509.Certificate
+		embedded func(t *testing.T) ports.EmbeddedRevocation
+		offline  bool
+		fail     []string // paths the servers answer 500
+		requests int      // requests to the OCSP responder and CRL DPs
+		want     []fact
+	}{
+		{
+			name: "stale GOOD OCSP",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, at.Add(-13*time.Hour))}}
+			},
+			requests: 1,
+			want:     []fact{{true, revocation.Good}, {false, revocation.Good}},
+		},
+		{
+			name: "stale GOOD CRL",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{CRLs: [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, at.Add(-25*time.Hour))}}
+			},
+			requests: 1,
+			want:     []fact{{true, revocation.Good}, {false, revocation.Good}},
+		},
+		{
+			name: "OCSP and CRL issued after the validation time",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{
+					OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, at.Add(time.Hour))},
+					CRLs:          [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, at.Add(time.Hour))},
+				}
+			},
+			requests: 1,
+			want:     []fact{{true, revocation.Good}, {true, revocation.Good}, {false, revocation.Good}},
+		},
+		{
+			name: "UNKNOWN OCSP",
+			cert: &unknownCert,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{unknownOCSP(t)}}
+			},
+			requests: 2, // OCSP says UNKNOWN again: the CRL is asked too
+			want:     []fact{{true, revocation.Unknown}, {false, revocation.Unknown}, {false, revocation.Good}},
+		},
+		{
+			name: "revoked signer, GOOD data older than the revocation",
+			cert: srv.Revoked.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.Revoked, beforeRevocation)}}
+			},
+			requests: 1,
+			want:     []fact{{true, revocation.Good}, {false, revocation.Revoked}},
+		},
+		{
+			name: "about other certificates only",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{
+					OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerECDSA, at)},
+					CRLs:          [][]byte{fixtureCRL(t, srv.PKI, srv.Root, at)},
+				}
+			},
+			requests: 1,
+			want:     []fact{{false, revocation.Good}},
+		},
+		{
+			name: "stale, online unreachable",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, beforeRevocation)}}
+			},
+			fail:     []string{"/ocsp", "/crl/intermediate.crl"},
+			requests: 2,
+			want:     []fact{{true, revocation.Good}},
+		},
+		{
+			name: "fresh GOOD serves",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, at.Add(-11*time.Hour))}}
+			},
+			want: []fact{{true, revocation.Good}},
+		},
+		{
+			name: "stale REVOKED serves",
+			cert: srv.Revoked.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{CRLs: [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, pki.RevocationTime.Add(time.Hour))}}
+			},
+			want: []fact{{true, revocation.Revoked}},
+		},
+		{
+			name: "stale, offline",
+			cert: srv.SignerRSA.Certificate,
+			embedded: func(t *testing.T) ports.EmbeddedRevocation {
+				return ports.EmbeddedRevocation{OCSPResponses: [][]byte{fixtureOCSP(t, srv.PKI, srv.SignerRSA, beforeRevocation)}}
+			},
+			offline: true,
+			want:    []fact{{true, revocation.Good}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			c := newCounter(t, srv.URL, tc.fail...)
+			src := egress.NewRevocationSource(localClient(t), nil, nil, tc.offline)
+			facts, err := src.Revocation(t.Context(), c.via(tc.cert, srv.URL), inter, tc.embedded(t), at)
+			is.NoErr(err)
+			is.Equal(c.total(), tc.requests) // requests made
+			var got []fact
+			for _, f := range facts {
+				got = append(got, fact{f.Embedded, f.Status})
+				if !f.Embedded {
+					is.True(f.ThisUpdate.Equal(at)) // fetched at the server's time
+				}
+			}
+			is.Equal(got, tc.want) // embedded facts first, then fetched
+		})
+	}
+}
+
+func TestRevocationNeedsValidationTime(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p, err := pki.New("http://pki.test")
+	is.NoErr(err)
+	src := egress.NewRevocationSource(nil, nil, nil, true)
+	_, err = src.Revocation(t.Context(), p.SignerRSA.Certificate, p.Intermediate.Certificate, ports.EmbeddedRevocation{}, time.Time{})
+	is.True(err != nil)
 }
