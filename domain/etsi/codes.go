@@ -17,6 +17,7 @@ const (
 	SubTryLater                   = "TRY_LATER"
 	SubSignedDataNotFound         = "SIGNED_DATA_NOT_FOUND"
 	SubCryptoConstraintsFailureNP = "CRYPTO_CONSTRAINTS_FAILURE_NO_POE"
+	SubCryptoConstraintsFailure   = "CRYPTO_CONSTRAINTS_FAILURE"
 	SubPolicyProcessingError      = "POLICY_PROCESSING_ERROR"
 )
 

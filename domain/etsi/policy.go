@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/svc-dss/dss/domain/algorithm"
 )
 
 // ErrInvalidPolicy is wrapped by every error of [Policy.Validate].
@@ -16,6 +18,10 @@ type Policy struct {
 	// time" or a time in the past the caller chooses). The zero value is
 	// invalid: Validate fails instead of defaulting to now.
 	ValidationTime time.Time
+	// Algorithms are the cryptographic constraints; nil is
+	// algorithm.Default(): the constraints are on unless a policy
+	// replaces them.
+	Algorithms *algorithm.Catalogue
 }
 
 // Validate reports whether p can be used. It does not change p.

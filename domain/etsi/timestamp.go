@@ -95,6 +95,7 @@ func typeName(t ades.TimestampType) string {
 const (
 	tsImprint = "Does the message imprint match the time-stamped data?"
 	tsValue   = "Does the token's signature verify?"
+	tsCrypto  = "Are the time-stamp's algorithms acceptable at the control time?"
 	tsGenTime = "Was the time-stamp generated at or before the validation time?"
 	tsTSA     = "Is the TSA certificate found?"
 	tsEKU     = "Does the TSA certificate have the extended key usage id-kp-timeStamping?"
@@ -147,6 +148,13 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	}
 	add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
 	add(tsValue, OK, "", "%s signature verified", orUnknown(ts.Value.Algorithm))
+	// Its algorithms must be acceptable at the control time, its own
+	// proof of existence (constraints.go).
+	uses := v.timestampUses(ts)
+	if sub, msg := acceptableAt(uses, control); sub != "" {
+		return fail(tsCrypto, verdict.Indeterminate, sub, invalid, "%s; it gives no proof of existence", msg)
+	}
+	add(tsCrypto, OK, "", "%s", describeUses(uses))
 	switch {
 	case ts.GenTime.After(v.vt):
 		return fail(tsGenTime, verdict.Indeterminate, "", CodeTimestampAfterValidationTime, "generated after the validation time; it gives no proof of existence")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -104,7 +105,7 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 		return r
 	}
 	vt := p.ValidationTime
-	v := &validation{sig: sig, in: in, vt: vt, r: &r}
+	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue()}
 	v.run()
 	r.Warnings = append(r.Warnings, v.late...)
 	v.basicStage()
@@ -123,6 +124,8 @@ type validation struct {
 	// signerFacts and tsaFacts are the facts the process relied on, for
 	// Result.Revocation.
 	signerFacts, tsaFacts []revocation.Fact
+	// cat is the policy's cryptographic constraints (constraints.go).
+	cat algorithm.Catalogue
 }
 
 // begin starts recording building block name: the checks and warnings
@@ -318,6 +321,19 @@ func (v *validation) cryptographic() bool {
 	}
 	switch val := sig.Value; {
 	case !val.Done && algorithmReason(val.Reason):
+		// An algorithm the catalogue forbids outright is that, not merely
+		// one this validator does not compute (an EdDSA key with a digest
+		// RFC 8419 does not pair it with).
+		var digest algorithm.Digest
+		if d := sig.DataObjects[0].DigestAlgorithm; d != "" {
+			digest = algorithm.NormalizeDigest(d)
+		}
+		if u, ok := valueUse(val, sig.SigningCertificate, digest); ok {
+			if l := v.cat.Judge(u); l.Never {
+				v.conclude(value, verdict.Indeterminate, SubCryptoConstraintsFailure, "the signature value uses %s, which is not acceptable: %s", u, l.Reason)
+				return false
+			}
+		}
 		v.conclude(value, verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
 		return false
 	case !val.Done:
@@ -344,8 +360,10 @@ func orUnknown(s string) string {
 	return s
 }
 
-// acceptance is SAV (5.2.8), reduced to signing-time checks.
+// acceptance is SAV (5.2.8): the cryptographic constraints at the
+// validation time and the signing-time checks.
 func (v *validation) acceptance(signer *x509.Certificate) {
+	v.cryptoAcceptance(signer)
 	if id := v.sig.PolicyID; id != "" {
 		// 5.2.4 (VCI) and the policy's constraints are not implemented
 		// (0018): say that the policy the signer named was not applied.
@@ -630,6 +648,7 @@ func (v *validation) path(p certpath.Path) judged {
 			Message: fmt.Sprintf("the basic validation concluded %s: past signature validation does not apply", orPassed(j.basic))})
 	}
 	j.final = v.issuedBefore(p, j.final, &j.longTerm)
+	j.final = v.cryptoWithTime(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
 	if j.final.indication != verdict.TotalPassed {
 		c.Errors = []verdict.Message{{Code: j.final.sub, Message: j.final.message}}

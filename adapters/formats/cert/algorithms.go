@@ -2,7 +2,8 @@ package cert
 
 import (
 	"crypto"
-	_ "crypto/sha1" // registers the hashes ParseSignatureAlgorithm may name
+	_ "crypto/md5" // registers the hashes ParseSignatureAlgorithm may name
+	_ "crypto/sha1"
 	_ "crypto/sha256"
 	_ "crypto/sha3"
 	_ "crypto/sha512"
@@ -106,6 +107,10 @@ var hashOIDs = []struct {
 	oid  asn1.ObjectIdentifier
 	hash crypto.Hash
 }{
+	// MD5 is read and computed so that the validation process can say
+	// that it is no longer acceptable (domain/algorithm), rather than
+	// that it is unknown.
+	{OIDMD5, crypto.MD5},
 	{OIDSHA1, crypto.SHA1},
 	{OIDSHA224, crypto.SHA224},
 	{OIDSHA256, crypto.SHA256},
@@ -120,7 +125,7 @@ var hashOIDs = []struct {
 }
 
 // HashFromOID returns the hash a digest algorithm OID names, or an error
-// wrapping ErrUnsupported (MD5, RIPEMD-160 and unknown OIDs), or
+// wrapping ErrUnsupported (RIPEMD-160 and unknown OIDs), or
 // ErrMalformed for a signature algorithm where a digest algorithm
 // belongs: that signature is broken, not beyond what we implement (a
 // real Hungarian PDF names sha256WithRSAEncryption as its digest; DSS
@@ -166,6 +171,7 @@ var signatureOIDs = []struct {
 	scheme Scheme
 	hash   crypto.Hash
 }{
+	{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 4}, PKCS1v15, crypto.MD5},
 	{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 5}, PKCS1v15, crypto.SHA1},
 	{asn1.ObjectIdentifier{1, 3, 14, 3, 2, 29}, PKCS1v15, crypto.SHA1}, // OIW sha1WithRSASignature
 	{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 14}, PKCS1v15, crypto.SHA224},

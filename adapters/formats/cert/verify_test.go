@@ -88,7 +88,10 @@ func TestParseSignatureAlgorithm(t *testing.T) {
 		{"PSS MGF1 hash differs", algorithmID(t, OIDRSASSAPSS, pssParams(t, crypto.SHA256, crypto.SHA1, 32)), 0,
 			SignatureAlgorithm{}, ErrUnsupported},
 		{"PSS malformed", algorithmID(t, OIDRSASSAPSS, []byte{0x30, 0x01, 0x00}), 0, SignatureAlgorithm{}, ErrMalformed},
+		// MD5 is read, for the validation process to refuse it by date.
 		{"md5WithRSAEncryption", algorithmID(t, asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 4}, null), 0,
+			SignatureAlgorithm{Scheme: PKCS1v15, Hash: crypto.MD5}, nil},
+		{"rsaSignatureWithripemd160", algorithmID(t, asn1.ObjectIdentifier{1, 3, 36, 3, 3, 1, 2}, null), 0,
 			SignatureAlgorithm{}, ErrUnsupported},
 		{"DSA", algorithmID(t, asn1.ObjectIdentifier{1, 2, 840, 10040, 4, 3}, nil), 0, SignatureAlgorithm{}, ErrUnsupported},
 		{"not an AlgorithmIdentifier", []byte{0x05, 0x00}, 0, SignatureAlgorithm{}, ErrMalformed},

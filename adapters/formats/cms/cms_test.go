@@ -471,8 +471,8 @@ func TestUnsupported(t *testing.T) {
 		{"DSA signature", func(si *SignerInfo) {
 			si.SignatureAlgorithm = algID(asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 3, 2})
 		}, func(r SignerResult) error { return r.SignatureErr }},
-		{"MD5 digest", func(si *SignerInfo) {
-			si.DigestAlgorithm = algID(cert.OIDMD5)
+		{"RIPEMD-160 digest", func(si *SignerInfo) {
+			si.DigestAlgorithm = algID(cert.OIDRIPEMD160)
 		}, func(r SignerResult) error { return r.ContentErr }},
 		{"ECDSA algorithm for an RSA key", func(si *SignerInfo) {
 			si.SignatureAlgorithm = algID(asn1.ObjectIdentifier{1, 2, 840, 10045, 4, 3, 2})

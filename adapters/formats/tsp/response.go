@@ -114,7 +114,8 @@ type RequestOptions struct {
 // digest, the hash under h of the data to time-stamp.
 func CreateRequest(h crypto.Hash, digest []byte, opts RequestOptions) ([]byte, error) {
 	oid := cert.OIDFromHash(h)
-	if oid == nil {
+	if oid == nil || h == crypto.MD5 {
+		// MD5 is read in tokens, to be refused by date; never asked for.
 		return nil, fmt.Errorf("%w: hash %v", ErrUnsupported, h)
 	}
 	if len(digest) != h.Size() {

@@ -1,0 +1,308 @@
+// Package algorithm holds the cryptographic constraints of the validation
+// process: until when each digest algorithm, and each signature algorithm
+// with its key size, is acceptable (ETSI EN 319 102-1, 5.2.8 and 5.6.2.5;
+// the dates of ETSI TS 119 312 and its predecessor TS 102 176-1).
+//
+// A Catalogue answers with a Limit: acceptable with no end known,
+// acceptable before a date (after it only with a proof of existence
+// before the date), or never acceptable (an algorithm the catalogue does
+// not know, a key below the smallest size it lists, a pairing the
+// algorithm's own standard forbids). The process decides what a Limit
+// means for a signature, a certificate, a time-stamp or revocation data.
+package algorithm
+
+import (
+	"crypto/dsa" //lint:ignore SA1019 DSA keys are judged, never used
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/x509"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Digest names a digest algorithm as crypto.Hash spells it: MD5, SHA-1,
+// SHA-256, SHA3-256, SHA-512/256; and SHAKE256.
+type Digest string
+
+// Key names the family of a signature key.
+type Key string
+
+// Key families.
+const (
+	RSA     Key = "RSA"
+	EC      Key = "EC" // ECDSA, plain ECDSA
+	DSA     Key = "DSA"
+	Ed25519 Key = "Ed25519"
+	Ed448   Key = "Ed448"
+)
+
+// A Use is one use of cryptography to judge: a digest alone (Key empty),
+// or a signature: its key family and size in bits, and the digest it
+// signs (empty for a pure EdDSA signature, whose digest is its own).
+type Use struct {
+	Digest Digest
+	Key    Key
+	Bits   int
+}
+
+// String names the use for messages: "RSA 2048 with SHA-256", "SHA-1".
+func (u Use) String() string {
+	if u.Key == "" {
+		return string(u.Digest)
+	}
+	s := string(u.Key)
+	if u.Bits > 0 && u.Key != Ed25519 && u.Key != Ed448 {
+		s += " " + itoa(u.Bits)
+	}
+	if u.Digest != "" {
+		s += " with " + string(u.Digest)
+	}
+	return s
+}
+
+// A Limit is how long a use is acceptable.
+type Limit struct {
+	// Never: the use is not acceptable at any time; Reason says why.
+	Never  bool
+	Reason string
+	// Until: acceptable strictly before it; zero when no end is known.
+	Until time.Time
+	// Source is where the date comes from.
+	Source string
+}
+
+// AcceptableAt reports whether the use is acceptable at t.
+func (l Limit) AcceptableAt(t time.Time) bool {
+	return !l.Never && (l.Until.IsZero() || t.Before(l.Until))
+}
+
+// earlier is the stricter of two limits.
+func earlier(a, b Limit) Limit {
+	switch {
+	case a.Never:
+		return a
+	case b.Never:
+		return b
+	case a.Until.IsZero():
+		return b
+	case b.Until.IsZero() || a.Until.Before(b.Until):
+		return a
+	}
+	return b
+}
+
+// A Catalogue is a set of constraints.
+type Catalogue struct {
+	digests map[Digest]Limit
+	// keys lists, per family, sizes from the smallest up: a key of at
+	// least Bits bits has the Limit of the largest entry it reaches.
+	keys map[Key][]sized
+	// pure are the families that sign a message with their own digest
+	// (RFC 8419): the only digest each may be paired with.
+	pure map[Key]Digest
+}
+
+type sized struct {
+	Bits int
+	Limit
+}
+
+// Digest is the limit of a digest algorithm.
+func (c Catalogue) Digest(d Digest) Limit {
+	if l, ok := c.digests[d]; ok {
+		return l
+	}
+	return Limit{Never: true, Reason: "digest algorithm " + orUnknown(string(d)) + " is not among the acceptable ones"}
+}
+
+// Judge is the limit of a use: the stricter of its digest's and its key's,
+// or never for a pairing the algorithm forbids.
+func (c Catalogue) Judge(u Use) Limit {
+	if u.Key == "" {
+		return c.Digest(u.Digest)
+	}
+	sizes, ok := c.keys[u.Key]
+	if !ok {
+		return Limit{Never: true, Reason: "signature algorithm " + orUnknown(string(u.Key)) + " is not among the acceptable ones"}
+	}
+	key := Limit{Never: true, Reason: u.String() + ": the key is shorter than the shortest acceptable, " + itoa(sizes[0].Bits) + " bits"}
+	for _, s := range sizes {
+		if u.Bits >= s.Bits {
+			key = s.Limit
+		}
+	}
+	if own, pure := c.pure[u.Key]; pure {
+		if u.Digest != "" && u.Digest != own {
+			return Limit{Never: true, Reason: u.String() + ": " + string(u.Key) + " signs with " + string(own) + " only (RFC 8419)"}
+		}
+		return key
+	}
+	return earlier(c.Digest(u.Digest), key)
+}
+
+// Sources of the default catalogue's dates.
+const (
+	sourceTS119312 = "ETSI TS 119 312"
+	sourceTS102176 = "ETSI TS 102 176-1 (the predecessor of TS 119 312, which no longer lists it)"
+	sourceMD5      = "not in ETSI TS 119 312 or TS 102 176-1; the date of the first published MD5 collision"
+	sourceRFC8419  = "RFC 8419"
+)
+
+func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// Default is the catalogue the validator applies unless a validation
+// policy says otherwise (docs/decisions/0027-cryptographic-constraints.md
+// gives each date and why): the digests and key sizes of ETSI TS 119 312
+// with no end date, those it dropped until the date its predecessor or
+// the published attacks put on them, and every other one never.
+func Default() Catalogue {
+	return Catalogue{
+		digests: map[Digest]Limit{
+			"MD2":         {Never: true, Reason: "MD2 is not acceptable for signatures", Source: sourceMD5},
+			"MD4":         {Never: true, Reason: "MD4 is not acceptable for signatures", Source: sourceMD5},
+			"MD5":         {Until: day(2004, time.August, 17), Source: sourceMD5},
+			"SHA-1":       {Until: day(2010, time.January, 1), Source: sourceTS102176},
+			"RIPEMD-160":  {Until: day(2011, time.January, 1), Source: sourceTS102176},
+			"SHA-224":     {Source: sourceTS119312},
+			"SHA-256":     {Source: sourceTS119312},
+			"SHA-384":     {Source: sourceTS119312},
+			"SHA-512":     {Source: sourceTS119312},
+			"SHA-512/224": {Source: sourceTS119312},
+			"SHA-512/256": {Source: sourceTS119312},
+			"SHA3-224":    {Source: sourceTS119312},
+			"SHA3-256":    {Source: sourceTS119312},
+			"SHA3-384":    {Source: sourceTS119312},
+			"SHA3-512":    {Source: sourceTS119312},
+			"SHAKE256":    {Source: sourceTS119312},
+		},
+		keys: map[Key][]sized{
+			RSA: {
+				{1024, Limit{Until: day(2010, time.January, 1), Source: sourceTS102176}},
+				{1536, Limit{Until: day(2017, time.January, 1), Source: sourceTS102176}},
+				{1900, Limit{Source: sourceTS119312}},
+			},
+			DSA: {
+				{1024, Limit{Until: day(2010, time.January, 1), Source: sourceTS102176}},
+				{2048, Limit{Source: sourceTS119312}},
+			},
+			EC: {
+				{160, Limit{Until: day(2013, time.January, 1), Source: sourceTS102176}},
+				{224, Limit{Until: day(2017, time.January, 1), Source: sourceTS102176}},
+				{256, Limit{Source: sourceTS119312}},
+			},
+			Ed25519: {{256, Limit{Source: sourceTS119312}}},
+			Ed448:   {{448, Limit{Source: sourceTS119312}}},
+		},
+		pure: map[Key]Digest{Ed25519: "SHA-512", Ed448: "SHAKE256"},
+	}
+}
+
+// ParseSignature splits the name readers give a signature algorithm
+// (ades.Check.Algorithm: RSA-SHA256, RSASSA-PSS-SHA256, ECDSA-SHA1,
+// PLAIN-ECDSA-SHA256, Ed25519, Ed448) into its key family and digest; ok
+// is false for a name it does not know.
+func ParseSignature(name string) (key Key, digest Digest, ok bool) {
+	switch name {
+	case "Ed25519":
+		return Ed25519, "", true
+	case "Ed448":
+		return Ed448, "", true
+	}
+	for _, p := range []struct {
+		prefix string
+		key    Key
+	}{{"RSASSA-PSS-", RSA}, {"RSA-", RSA}, {"PLAIN-ECDSA-", EC}, {"ECDSA-", EC}, {"DSA-", DSA}, {"Ed25519-", Ed25519}, {"Ed448-", Ed448}} {
+		if rest, found := strings.CutPrefix(name, p.prefix); found {
+			return p.key, NormalizeDigest(rest), true
+		}
+	}
+	return "", "", false
+}
+
+// NormalizeDigest spells a digest name as crypto.Hash does: SHA256 and
+// sha-256 are SHA-256, SHA3256 stays unknown.
+func NormalizeDigest(name string) Digest {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	switch n {
+	case "SHA1", "SHA-1":
+		return "SHA-1"
+	case "SHA224", "SHA256", "SHA384", "SHA512":
+		return Digest("SHA-" + n[3:])
+	case "RIPEMD160", "RIPEMD-160":
+		return "RIPEMD-160"
+	case "SHA512/224", "SHA512/256":
+		return Digest("SHA-" + n[3:])
+	}
+	return Digest(n)
+}
+
+// KeyOf is the family and size of a public key; ok is false for a key of
+// another kind.
+func KeyOf(pub any) (key Key, bits int, ok bool) {
+	switch k := pub.(type) {
+	case *rsa.PublicKey:
+		return RSA, k.N.BitLen(), true
+	case *ecdsa.PublicKey:
+		return EC, k.Curve.Params().BitSize, true
+	case ed25519.PublicKey:
+		return Ed25519, 256, true
+	case *dsa.PublicKey:
+		return DSA, k.P.BitLen(), true
+	}
+	return "", 0, false
+}
+
+// CertificateUse is the use of cryptography in c's signature, made with
+// the key of issuer; ok is false when c's signature algorithm is one
+// crypto/x509 does not name (the certificate is then not judged here).
+func CertificateUse(c, issuer *x509.Certificate) (Use, bool) {
+	var u Use
+	switch c.SignatureAlgorithm {
+	case x509.MD2WithRSA:
+		u = Use{Key: RSA, Digest: "MD2"}
+	case x509.MD5WithRSA:
+		u = Use{Key: RSA, Digest: "MD5"}
+	case x509.SHA1WithRSA:
+		u = Use{Key: RSA, Digest: "SHA-1"}
+	case x509.SHA256WithRSA, x509.SHA256WithRSAPSS:
+		u = Use{Key: RSA, Digest: "SHA-256"}
+	case x509.SHA384WithRSA, x509.SHA384WithRSAPSS:
+		u = Use{Key: RSA, Digest: "SHA-384"}
+	case x509.SHA512WithRSA, x509.SHA512WithRSAPSS:
+		u = Use{Key: RSA, Digest: "SHA-512"}
+	case x509.DSAWithSHA1:
+		u = Use{Key: DSA, Digest: "SHA-1"}
+	case x509.DSAWithSHA256:
+		u = Use{Key: DSA, Digest: "SHA-256"}
+	case x509.ECDSAWithSHA1:
+		u = Use{Key: EC, Digest: "SHA-1"}
+	case x509.ECDSAWithSHA256:
+		u = Use{Key: EC, Digest: "SHA-256"}
+	case x509.ECDSAWithSHA384:
+		u = Use{Key: EC, Digest: "SHA-384"}
+	case x509.ECDSAWithSHA512:
+		u = Use{Key: EC, Digest: "SHA-512"}
+	case x509.PureEd25519:
+		u = Use{Key: Ed25519}
+	default:
+		return Use{}, false
+	}
+	if issuer != nil {
+		if k, bits, ok := KeyOf(issuer.PublicKey); ok && k == u.Key {
+			u.Bits = bits
+			return u, true
+		}
+	}
+	return Use{}, false
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
