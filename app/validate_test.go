@@ -195,6 +195,14 @@ func TestValidateFixtureGrid(t *testing.T) {
 		at(cades.ContentTypeMissing, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
 		at(cades.ContentTypeDoubled, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
 	}
+	// Cryptographic constraints (issue 16): SHA-1, MD5 and a 1024-bit RSA
+	// key are acceptable only before 2010 (2004 for MD5); the fixture
+	// time-stamps are of 2026, no proof of existence before the date.
+	for _, l := range every {
+		for _, d := range []cades.Defect{cades.SHA1Signature, cades.MD5Signature, cades.WeakRSAKey} {
+			at(d, l, cades.Options{}, failed(cades.Indeterminate, cades.CryptoConstraintsFailureNoPOE, formats[l]))
+		}
+	}
 	// A signature time-stamp before the signer's issuance: at B there is
 	// none; from T the proof of existence precedes notBefore (5.5.4).
 	at(cades.TimestampBeforeIssuance, cades.B, cades.Options{}, passed(formatB))

@@ -109,6 +109,18 @@ type sized struct {
 	Limit
 }
 
+// WithDigest is c with the limit of digest d set to l: how a validation
+// policy moves a date (and how tests place one).
+func (c Catalogue) WithDigest(d Digest, l Limit) Catalogue {
+	digests := make(map[Digest]Limit, len(c.digests)+1)
+	for k, v := range c.digests {
+		digests[k] = v
+	}
+	digests[d] = l
+	c.digests = digests
+	return c
+}
+
 // Digest is the limit of a digest algorithm.
 func (c Catalogue) Digest(d Digest) Limit {
 	if l, ok := c.digests[d]; ok {

@@ -1,7 +1,6 @@
 package etsi
 
 import (
-	"bytes"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -518,17 +517,10 @@ func factName(f revocation.Fact) string {
 	return fmt.Sprintf("%s of %s (%s, %s)", kind, stamp(f.ThisUpdate), origin, next)
 }
 
+// usable is the rule of domain/revocation, which the gathering of facts
+// (app) applies too: one rule in one place.
 func usable(f revocation.Fact, l certpath.Link, vt time.Time) bool {
-	if f.Certificate != nil && !sameCert(f.Certificate, l.Cert) {
-		return false
-	}
-	if f.Issuer != nil && !bytes.Equal(f.Issuer.RawSubjectPublicKeyInfo, l.Issuer.RawSubjectPublicKeyInfo) {
-		return false
-	}
-	if f.Status != revocation.Good && f.Status != revocation.Revoked {
-		return false
-	}
-	return f.ThisUpdate.IsZero() || !f.ThisUpdate.After(vt)
+	return revocation.Usable(f, l.Cert, l.Issuer, vt)
 }
 
 // outcome is a conclusion on one candidate path.
