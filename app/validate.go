@@ -136,6 +136,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 	if err := errors.Join(errs...); err != nil {
 		return report.Validation{}, err
 	}
+	warnUnsignedParts(reports, doc.Detached, sigs)
 	return report.Validation{
 		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
 		ValidationTime: at,

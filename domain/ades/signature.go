@@ -133,6 +133,12 @@ type Signature struct {
 type DataObject struct {
 	Name  string // file name, reference URI or "content"
 	Found bool   // the data was available to check
+	// Part is the position, from 1, of the detached part supplied with
+	// the document (ports.Document.Detached) whose digest matched: the
+	// part the signature covers, and Name is its file name. 0 when the
+	// data is not a supplied part (attached content, a PDF's byte ranges,
+	// a counter-signed value) or no part matched.
+	Part int
 	// Intact is true when the recomputed digest matches the signed one.
 	Intact bool
 	// Unchecked is the stable reason the digest could not be computed

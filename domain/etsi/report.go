@@ -13,7 +13,8 @@ import (
 // passed), trustFramework and anchorCountry from the anchor of r.Path
 // (EU_EIDAS or CH_ZERTES with the list's territory; UNKNOWN with a nil
 // anchorCountry for a private anchor or no path), errors and warnings
-// (copied, never nil).
+// (copied, never nil), signedData from the detached parts whose digest
+// matched.
 //
 // anchorDataAuthenticated is the anchor's own [certpath.Anchor.Authenticated]:
 // true only when the copy of the list the anchor came from was
@@ -39,6 +40,11 @@ func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 	if r.Indication != verdict.TotalPassed && r.SubIndication != "" {
 		sub := r.SubIndication
 		rep.SubIndication = &sub
+	}
+	for _, d := range sig.DataObjects {
+		if d.Part > 0 && d.Intact {
+			rep.SignedData = append(rep.SignedData, d.Name)
+		}
 	}
 	if p := sig.PDF; p != nil {
 		rep.PDF = &verdict.PDFSignature{

@@ -54,6 +54,11 @@ type SignatureReport struct {
 	AnchorDataAuthenticated bool      `json:"anchorDataAuthenticated"`
 	Errors                  []Message `json:"errors"`
 	Warnings                []Message `json:"warnings"`
+	// SignedData names the detached parts the signature covers, by the
+	// file names they were supplied under (not in the specification's
+	// table; omitted when the signature covers no supplied part: its
+	// content is in the document, or no part matched).
+	SignedData []string `json:"signedData,omitempty"`
 	// PDF places a PDF signature in its document (not in the
 	// specification's table; omitted for other formats): which field,
 	// which revision, and the signer's claimed reason and location, so

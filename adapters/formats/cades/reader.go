@@ -34,7 +34,7 @@ var signedDataPrefix = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x
 // ContentInfo holding SignedData (DER, BER, or PEM "PKCS7"/"CMS"), with
 // their counter-signatures nested. doc.Detached is the content of a
 // detached signature: each part is tried and the one whose digest matches
-// the message-digest is used.
+// the message-digest is used; the data object names it (Name, Part).
 func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
 	data, err := detect(doc.Data)
 	if err != nil {
@@ -51,8 +51,12 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 		return nil, fmt.Errorf("%w: cades: more than %d detached parts", ports.ErrUnreadable, MaxDetached)
 	}
 	rd := &reading{sd: sd, certs: doc.Certificates, format: ades.CAdES, ids: map[string]int{}}
-	for _, d := range doc.Detached {
-		rd.detached = append(rd.detached, signedContent{data: d.Data})
+	for i, d := range doc.Detached {
+		name := d.Name
+		if name == "" {
+			name = fmt.Sprintf("detached part %d", i+1)
+		}
+		rd.detached = append(rd.detached, signedContent{data: d.Data, name: name, part: i + 1})
 	}
 	return rd.signers(ctx)
 }
@@ -183,11 +187,15 @@ func (rd *reading) id(si *cms.SignerInfo) string {
 var errLimit = errors.New("cades: limit exceeded")
 
 // signedContent is a candidate for the signed content: bytes at hand, or
-// a source that streams them (open non-nil).
+// a source that streams them (open non-nil). A detached part supplied
+// with the document has its name and position (from 1); other content
+// has part 0.
 type signedContent struct {
 	data   []byte
 	open   func() io.Reader
 	digest func(hashes ...crypto.Hash) (cms.Digests, error)
+	name   string
+	part   int
 }
 
 // digests computes the digests of the content under hashes.

@@ -214,6 +214,34 @@ func TestWrongDetachedContent(t *testing.T) {
 	}
 }
 
+// TestDetachedPartNamed: of two detached parts, the data object is the
+// one whose digest matched, by its file name and position; one that
+// matches none keeps the generic name and no part.
+func TestDetachedPartNamed(t *testing.T) {
+	sig := sign(t, fixture.Options{Level: fixture.B, Detached: true})
+	for _, c := range []struct {
+		name  string
+		parts []ports.Detached
+		want  ades.DataObject
+	}{
+		{"the second matches", []ports.Detached{{Name: "annex.txt", Data: []byte("another file")}, {Name: "contract.txt", Data: content}},
+			ades.DataObject{Name: "contract.txt", Part: 2, Found: true, Intact: true}},
+		{"unnamed", []ports.Detached{{Data: []byte("another file")}, {Data: content}},
+			ades.DataObject{Name: "detached part 2", Part: 2, Found: true, Intact: true}},
+		{"none matches", []ports.Detached{{Name: "annex.txt", Data: []byte("another file")}, {Name: "notes.txt", Data: []byte("notes")}},
+			ades.DataObject{Name: "content", Found: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			sigs, err := cades.NewReader().Read(context.Background(), ports.Document{Name: "contract.p7s", Data: sig, Detached: c.parts})
+			is.NoErr(err)
+			is.Equal(len(sigs[0].DataObjects), 1)
+			d := sigs[0].DataObjects[0]
+			is.Equal(ades.DataObject{Name: d.Name, Part: d.Part, Found: d.Found, Intact: d.Intact}, c.want)
+		})
+	}
+}
+
 func TestDeterministicIDs(t *testing.T) {
 	sig := sign(t, fixture.Options{Level: fixture.T})
 	a, b := read(t, sig), read(t, sig)
@@ -287,6 +315,7 @@ func TestReadEmbedded(t *testing.T) {
 			is.Equal(len(got), 1)
 			is.Equal(got[0].Format, ades.PAdES)
 			is.Equal(got[0].ID, want[0].ID)
+			want[0].DataObjects[0].Part = 0 // a PDF's byte ranges are the document's, not a supplied part
 			is.Equal(got[0].DataObjects, want[0].DataObjects)
 			is.Equal(got[0].Value, want[0].Value)
 			is.Equal(got[0].Level, want[0].Level)

@@ -134,6 +134,9 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 				res, content = r, c.data
 			}
 			if ok {
+				if c.part > 0 {
+					obj.Name, obj.Part = c.name, c.part
+				}
 				break
 			}
 		}
