@@ -292,6 +292,8 @@ func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate) (revocation.F
 		Delegated:   signer.Delegated,
 		NoCheck:     signer.NoCheck,
 		Raw:         resp.Basic.Raw,
+
+		SignatureAlgorithm: resp.Basic.SignatureAlgorithm,
 	}
 	switch sr.Status {
 	case ocsp.Good:
@@ -327,6 +329,8 @@ func crlFact(l *crl.CRL, cert, issuer *x509.Certificate) (revocation.Fact, error
 		NextUpdate:  l.NextUpdate,
 		Signer:      issuer,
 		Raw:         l.Raw,
+
+		SignatureAlgorithm: l.SignatureAlgorithm,
 	}
 	if revoked, at, reason := l.Status(cert.SerialNumber); revoked {
 		f.Status = revocation.Revoked

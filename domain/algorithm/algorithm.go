@@ -270,8 +270,16 @@ func KeyOf(pub any) (key Key, bits int, ok bool) {
 // the key of issuer; ok is false when c's signature algorithm is one
 // crypto/x509 does not name (the certificate is then not judged here).
 func CertificateUse(c, issuer *x509.Certificate) (Use, bool) {
+	return SignedBy(c.SignatureAlgorithm, issuer)
+}
+
+// SignedBy is the use of a signature of algorithm alg made with the key
+// of signer (a certificate's, a CRL's, an OCSP response's); ok is false
+// when crypto/x509 does not name alg or signer's key is not of its
+// family.
+func SignedBy(alg x509.SignatureAlgorithm, signer *x509.Certificate) (Use, bool) {
 	var u Use
-	switch c.SignatureAlgorithm {
+	switch alg {
 	case x509.MD2WithRSA:
 		u = Use{Key: RSA, Digest: "MD2"}
 	case x509.MD5WithRSA:
@@ -301,8 +309,8 @@ func CertificateUse(c, issuer *x509.Certificate) (Use, bool) {
 	default:
 		return Use{}, false
 	}
-	if issuer != nil {
-		if k, bits, ok := KeyOf(issuer.PublicKey); ok && k == u.Key {
+	if signer != nil {
+		if k, bits, ok := KeyOf(signer.PublicKey); ok && k == u.Key {
 			u.Bits = bits
 			return u, true
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
@@ -216,4 +217,12 @@ func (v *validation) timestampUses(ts ades.Timestamp) []judgedUse {
 		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the token's signature"})
 	}
 	return out
+}
+
+// acceptableData reports whether the signature of revocation data f uses
+// algorithms acceptable at the validation time; data signed otherwise is
+// not relied on (a SHA-1 OCSP response says nothing today).
+func (v *validation) acceptableData(f revocation.Fact) bool {
+	u, ok := algorithm.SignedBy(f.SignatureAlgorithm, f.Signer)
+	return !ok || v.cat.Judge(u).AcceptableAt(v.vt)
 }

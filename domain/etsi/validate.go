@@ -421,7 +421,7 @@ type linkStatus struct {
 func (v *validation) revocationOf(i int, l certpath.Link) linkStatus {
 	st := linkStatus{index: i, noCheck: noCheck(l.Cert)}
 	for _, f := range v.in.Revocation[Key(l.Cert)] {
-		if !usable(f, l, v.vt) {
+		if !usable(f, l, v.vt) || !v.acceptableData(f) {
 			continue
 		}
 		st.facts = append(st.facts, f)

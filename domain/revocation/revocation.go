@@ -74,6 +74,10 @@ type Fact struct {
 	Signer    *x509.Certificate
 	Delegated bool
 	NoCheck   bool
+	// SignatureAlgorithm is the algorithm of the data's signature, judged
+	// by the cryptographic constraints; x509.UnknownSignatureAlgorithm
+	// when the source did not name it.
+	SignatureAlgorithm x509.SignatureAlgorithm
 	// Raw is the data the fact was read from, DER: the CertificateList of
 	// a CRL, the BasicOCSPResponse of an OCSP response (as documents embed
 	// it); nil when the source did not keep it. The process does not read
