@@ -153,7 +153,6 @@ var knownDifferences = map[string]string{
 	"pades-010-doc-firmado-T":           "signature time-stamp, then a DSS naming the signer's chain, then a document time-stamp: LTA by structure; DSS says T, its LT check (revocation data issued after the best-signature-time, for every certificate, TSAs included) is not reproduced",
 	"pades-021-ltv":                     "T by a document time-stamp, a DSS, a second document time-stamp: LTA by structure; DSS says LT (same LT/LTA checks as pades-010)",
 	"pades-031-t-duplicated-doctst":     "the same structure as pades-021 with a duplicated document time-stamp; DSS says T (same checks)",
-	"pyhanko-007-ed448-disallowed-hash": "pyHanko's crypto constraints forbid the digest with Ed448 (CRYPTO_CONSTRAINTS_FAILURE); we have no constraint catalogue (decision 0018) and report the unsupported algorithm as CRYPTO_CONSTRAINTS_FAILURE_NO_POE",
 }
 
 // indicationOnly lists the cases whose asserted sub-indication depends on

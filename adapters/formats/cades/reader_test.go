@@ -118,8 +118,18 @@ func checkFixture(t *testing.T, s ades.Signature, d fixture.Defect, l fixture.Le
 	if got, want := s.Level, wantLevel(l, d); got != want {
 		t.Errorf("level %v, want %v", got, want)
 	}
-	if len(s.DataObjects) != 1 || !s.DataObjects[0].Found || s.DataObjects[0].DigestAlgorithm != "SHA-256" {
-		t.Fatalf("data objects %+v", s.DataObjects)
+	digest := map[fixture.Defect]string{fixture.SHA1Signature: "SHA-1", fixture.MD5Signature: "MD5"}[d]
+	if digest == "" {
+		digest = "SHA-256"
+	}
+	switch d {
+	case fixture.SHA1Signature:
+		alg = "RSA-SHA1"
+	case fixture.MD5Signature:
+		alg = "RSA-MD5"
+	}
+	if len(s.DataObjects) != 1 || !s.DataObjects[0].Found || s.DataObjects[0].DigestAlgorithm != digest {
+		t.Fatalf("data objects %+v, want one %s digest", s.DataObjects, digest)
 	}
 	if got, want := s.DataObjects[0].Intact, d != fixture.TamperedContent; got != want {
 		t.Errorf("intact %v, want %v", got, want)

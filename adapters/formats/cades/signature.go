@@ -214,6 +214,12 @@ func valueCheck(si *cms.SignerInfo, err error) ades.Check {
 func algorithmName(si *cms.SignerInfo) string {
 	alg, err := si.Algorithm()
 	if err != nil {
+		// An algorithm this reader does not verify is still named when
+		// known, for the process to judge it (Ed448 with a digest RFC
+		// 8419 does not pair it with is never acceptable).
+		if oid, err := cert.AlgorithmOID(si.SignatureAlgorithm); err == nil && oid.Equal(cert.OIDEd448) {
+			return "Ed448"
+		}
 		return ""
 	}
 	h := hashName(alg.Hash)
@@ -236,6 +242,8 @@ func algorithmName(si *cms.SignerInfo) string {
 // SHA3-256.
 func hashName(h crypto.Hash) string {
 	switch h {
+	case crypto.MD5:
+		return "MD5"
 	case crypto.SHA1:
 		return "SHA1"
 	case crypto.SHA224:

@@ -101,7 +101,15 @@ var (
 	OIDMGF1          = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 8}
 	OIDECPublicKey   = asn1.ObjectIdentifier{1, 2, 840, 10045, 2, 1}
 	OIDEd25519       = asn1.ObjectIdentifier{1, 3, 101, 112}
+	// OIDEd448 is named, not verified: Go has no Ed448.
+	OIDEd448 = asn1.ObjectIdentifier{1, 3, 101, 113}
 )
+
+// AlgorithmOID is the OID of a DER AlgorithmIdentifier.
+func AlgorithmOID(der []byte) (asn1.ObjectIdentifier, error) {
+	oid, _, err := readAlgorithmIdentifier(der)
+	return oid, err
+}
 
 var hashOIDs = []struct {
 	oid  asn1.ObjectIdentifier
