@@ -149,10 +149,10 @@ func sub(r verdict.SignatureReport) string {
 // are logged rather than failed; one that starts agreeing fails the test,
 // so that the list stays true.
 var knownDifferences = map[string]string{
-	"pades-007-bad-encoded-cms":         "DSS finds no signature in a CMS it considers badly encoded; our BER-tolerant parser reads it and the process finds no signing certificate",
-	"pades-010-doc-firmado-T":           "signature time-stamp, then a DSS naming the signer's chain, then a document time-stamp: LTA by structure; DSS says T, its LT check (revocation data issued after the best-signature-time, for every certificate, TSAs included) is not reproduced",
-	"pades-021-ltv":                     "T by a document time-stamp, a DSS, a second document time-stamp: LTA by structure; DSS says LT (same LT/LTA checks as pades-010)",
-	"pades-031-t-duplicated-doctst":     "the same structure as pades-021 with a duplicated document time-stamp; DSS says T (same checks)",
+	"pades-007-bad-encoded-cms":     "DSS finds no signature in a CMS it considers badly encoded; our BER-tolerant parser reads it and the process finds no signing certificate",
+	"pades-010-doc-firmado-T":       "signature time-stamp, then a DSS naming the signer's chain, then a document time-stamp: LTA by structure; DSS says T, its LT check (revocation data issued after the best-signature-time, for every certificate, TSAs included) is not reproduced",
+	"pades-021-ltv":                 "T by a document time-stamp, a DSS, a second document time-stamp: LTA by structure; DSS says LT (same LT/LTA checks as pades-010)",
+	"pades-031-t-duplicated-doctst": "the same structure as pades-021 with a duplicated document time-stamp; DSS says T (same checks)",
 }
 
 // indicationOnly lists the cases whose asserted sub-indication depends on
