@@ -15,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/adapters/trustlist"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/ports"
@@ -317,6 +318,9 @@ type signerSet func(trust.List) (certs []*x509.Certificate, problem trust.AuthRe
 // A copy whose own signature is INVALID or INDETERMINATE is refused.
 func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshness.List, data []byte, signers signerSet, outcome freshness.Outcome, now time.Time, keepFailure bool) trust.ListState {
 	l, check, err := readList(data, signers)
+	// The list's signature is judged by the cryptographic constraints at
+	// the time it is read (docs/decisions/0027).
+	check = check.Judged(algorithm.Default(), now)
 	if err != nil {
 		s.logger.WarnContext(ctx, "trusted list: does not parse; its anchors are dropped", slog.String("list", st.Territory), slog.String("url", st.URL), slog.String("error", err.Error()))
 		if outcome.Kind != 0 {

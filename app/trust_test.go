@@ -260,6 +260,9 @@ func TestAuthenticityOutcomes(t *testing.T) {
 		{"tampered Swiss list", "CH", tl.Tampered, "INVALID", "ALTERED", "signature-invalid"},
 		{"substituted Swiss list", "CH", tl.WrongSigner, "INDETERMINATE", "SIGNER_NOT_ALLOWED", "signature-indeterminate"},
 		{"tampered LOTL", "EU", tl.Tampered, "INVALID", "ALTERED", "signature-invalid"},
+		// Intact, but SHA-1 is not acceptable since 2010 (issue 16).
+		{"member list signed with SHA-1", "DE", tl.SHA1Signed, "INDETERMINATE", "ALGORITHM_NOT_ACCEPTABLE", "signature-indeterminate"},
+		{"Swiss list signed with SHA-1", "CH", tl.SHA1Signed, "INDETERMINATE", "ALGORITHM_NOT_ACCEPTABLE", "signature-indeterminate"},
 	}
 	for _, tt := range tests {
 		check := func(is *is.I, td verdict.TrustData) verdict.ListStatus {

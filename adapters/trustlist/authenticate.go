@@ -9,6 +9,7 @@ import (
 	"github.com/beevik/etree"
 
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/trust"
 )
 
@@ -49,6 +50,7 @@ func AuthenticateTree(doc *etree.Document, allowed []*x509.Certificate) trust.Ch
 	c := trust.Check{Authenticity: trust.AuthIndeterminate}
 	if res != nil {
 		c.SHA1 = res.UsesHash(crypto.SHA1)
+		c.Uses = uses(res)
 	}
 	if err != nil {
 		c.Authenticity, c.Reason = failure(err)
@@ -117,4 +119,26 @@ func allowedSigner(signer *x509.Certificate, allowed []*x509.Certificate) bool {
 		}
 	}
 	return false
+}
+
+// uses are the algorithms a verified signature relies on, for the
+// cryptographic constraints (trust.Check.Judged): its signature method
+// with the signer's key, and each reference's digest.
+func uses(res *xmldsig.Result) []algorithm.Use {
+	var out []algorithm.Use
+	if res.Signer != nil {
+		if key, bits, ok := algorithm.KeyOf(res.Signer.PublicKey); ok {
+			u := algorithm.Use{Key: key, Bits: bits}
+			if res.SignatureHash != 0 {
+				u.Digest = algorithm.Digest(res.SignatureHash.String())
+			}
+			out = append(out, u)
+		}
+	}
+	for _, r := range res.References {
+		if h, ok := r.Hash(); ok {
+			out = append(out, algorithm.Use{Digest: algorithm.Digest(h.String())})
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/trustlist"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
@@ -134,9 +135,10 @@ func onlyAnchor(l trust.List, der []byte) bool {
 	return n > 0
 }
 
-// TestSHA1ListSignature: a list signed with SHA-1 digests (the PE list) is
-// still VALID, and the check says it uses SHA-1; one signed with SHA-256
-// throughout (BE 2019) does not.
+// TestSHA1ListSignature: a list signed with SHA-1 digests (the PE list)
+// verifies, and the check says it uses SHA-1; judged by the cryptographic
+// constraints today it vouches for nothing (INDETERMINATE), as it did
+// before 2010. One signed with SHA-256 throughout (BE 2019) stays VALID.
 func TestSHA1ListSignature(t *testing.T) {
 	t.Parallel()
 	corpusDir(t)
@@ -147,5 +149,15 @@ func TestSHA1ListSignature(t *testing.T) {
 	be := trustlist.Authenticate(readCorpus(t, "dss/tl/lotlCache/BE.xml"), pointerSigners(t, parseCorpus(t, "dss/lotl/eu-lotl.xml"), "BE"))
 	if be.Authenticity != trust.AuthValid || be.SHA1 {
 		t.Errorf("BE: %+v, want VALID without SHA-1", be)
+	}
+	today := time.Date(2026, time.November, 1, 0, 0, 0, 0, time.UTC)
+	if got := pe.Judged(algorithm.Default(), today); got.Authenticity != trust.AuthIndeterminate || got.Reason != trust.ReasonAlgorithmNotAcceptable {
+		t.Errorf("PE judged today: %+v, want INDETERMINATE, ALGORITHM_NOT_ACCEPTABLE", got)
+	}
+	if got := pe.Judged(algorithm.Default(), time.Date(2009, time.June, 1, 0, 0, 0, 0, time.UTC)); got.Authenticity != trust.AuthValid {
+		t.Errorf("PE judged in 2009: %+v, want VALID", got)
+	}
+	if got := be.Judged(algorithm.Default(), today); got.Authenticity != trust.AuthValid || len(got.Uses) < 2 {
+		t.Errorf("BE judged today: %+v, want VALID, with the signature's algorithms listed", got)
 	}
 }

@@ -1,5 +1,11 @@
 package trust
 
+import (
+	"time"
+
+	"github.com/svc-dss/dss/domain/algorithm"
+)
+
 // A Check is the outcome of checking one copy of a list against its own
 // signature: the [Authenticity], why it is short of VALID, and what a
 // VALID signature still deserves a warning for.
@@ -9,10 +15,32 @@ type Check struct {
 	// otherwise.
 	Reason AuthReason
 	// SHA1 reports a signature that uses SHA-1, as its signature method or
-	// as the digest of a reference. It is accepted for now and reported
-	// with a warning; the cryptographic constraints decide when it stops
-	// counting.
+	// as the digest of a reference; Judged refuses it by the
+	// cryptographic constraints, and the warning says why.
 	SHA1 bool
+	// Uses are the algorithms the signature relies on: its signature
+	// method with the signer's key, and each reference's digest.
+	Uses []algorithm.Use
+}
+
+// Judged is c with the cryptographic constraints of cat applied at t, the
+// time the list is read: a signature that relies on an algorithm not
+// acceptable then (SHA-1 since 2010, a 1024-bit key) vouches for nothing,
+// and the check is INDETERMINATE with ReasonAlgorithmNotAcceptable, as an
+// EN 319 102-1 validation of the list's signature concludes
+// CRYPTO_CONSTRAINTS_FAILURE_NO_POE (docs/decisions/0027). Only a VALID
+// check can be downgraded.
+func (c Check) Judged(cat algorithm.Catalogue, t time.Time) Check {
+	if c.Authenticity != AuthValid {
+		return c
+	}
+	for _, u := range c.Uses {
+		if !cat.Judge(u).AcceptableAt(t) {
+			c.Authenticity, c.Reason = AuthIndeterminate, ReasonAlgorithmNotAcceptable
+			return c
+		}
+	}
+	return c
 }
 
 // Refused reports whether a copy with this outcome may not supply anchors:
@@ -62,6 +90,10 @@ const (
 	// ReasonNoReadableSigner: signer certificates are announced for the
 	// list but none of them can be read, so nothing says who may sign it.
 	ReasonNoReadableSigner // NO_READABLE_SIGNER
+	// ReasonAlgorithmNotAcceptable: the signature is intact but relies on
+	// an algorithm or key size the cryptographic constraints no longer
+	// accept (SHA-1, RSA-1024).
+	ReasonAlgorithmNotAcceptable // ALGORITHM_NOT_ACCEPTABLE
 )
 
 // String returns the reason's code, "" for the zero value.
@@ -87,6 +119,8 @@ func (r AuthReason) String() string {
 		return "SUBSTITUTED"
 	case ReasonNoReadableSigner:
 		return "NO_READABLE_SIGNER"
+	case ReasonAlgorithmNotAcceptable:
+		return "ALGORITHM_NOT_ACCEPTABLE"
 	}
 	return ""
 }
@@ -115,6 +149,8 @@ func (r AuthReason) Text() string {
 		return "the list names another territory than the pointer that leads to it"
 	case ReasonNoReadableSigner:
 		return "none of the signer certificates announced for this list can be read, so nothing says who may sign it"
+	case ReasonAlgorithmNotAcceptable:
+		return "the signature is intact but relies on an algorithm or key size that is no longer acceptable (SHA-1, a short key), so it vouches for nothing"
 	}
 	return ""
 }

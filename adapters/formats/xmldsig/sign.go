@@ -32,7 +32,8 @@ type SignOptions struct {
 	// Required with XAdES: Sign never reads the clock.
 	SigningTime time.Time
 	// Hash is the digest and signature hash: crypto.SHA256 (default),
-	// crypto.SHA384 or crypto.SHA512.
+	// crypto.SHA384 or crypto.SHA512; crypto.SHA1 with an RSA key, for
+	// fixtures of lists that must be refused.
 	Hash crypto.Hash
 	// RSAPSS signs with RSASSA-PSS (shaNNN-rsa-MGF1) instead of PKCS #1
 	// v1.5 when the key is RSA.
@@ -52,7 +53,7 @@ type SignOptions struct {
 }
 
 var (
-	rsaPKCS1URI = map[crypto.Hash]string{crypto.SHA256: SignatureRSASHA256, crypto.SHA384: SignatureRSASHA384, crypto.SHA512: SignatureRSASHA512}
+	rsaPKCS1URI = map[crypto.Hash]string{crypto.SHA1: SignatureRSASHA1, crypto.SHA256: SignatureRSASHA256, crypto.SHA384: SignatureRSASHA384, crypto.SHA512: SignatureRSASHA512}
 	rsaPSSURI   = map[crypto.Hash]string{crypto.SHA256: SignatureRSAPSSSHA256, crypto.SHA384: SignatureRSAPSSSHA384, crypto.SHA512: SignatureRSAPSSSHA512}
 	ecdsaURI    = map[crypto.Hash]string{crypto.SHA256: SignatureECDSASHA256, crypto.SHA384: SignatureECDSASHA384, crypto.SHA512: SignatureECDSASHA512}
 )

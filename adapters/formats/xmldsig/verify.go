@@ -87,6 +87,13 @@ func (r *Result) UsesHash(h crypto.Hash) bool {
 	return false
 }
 
+// Hash is the hash of the reference's DigestMethod; ok is false for a
+// method this package does not know.
+func (r Reference) Hash() (crypto.Hash, bool) {
+	h, ok := digestMethods[r.DigestMethod]
+	return h, ok
+}
+
 // Enveloped reports whether the reference applies the enveloped-signature
 // transform.
 func (r Reference) Enveloped() bool {
