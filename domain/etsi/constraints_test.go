@@ -70,6 +70,16 @@ func TestCryptographicConstraints(t *testing.T) {
 			sha1(&sig)
 			return sig
 		}, &moved, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		{"SHA-1 as the digest of the signed data only", func(t *testing.T, p *pki.PKI) ades.Signature {
+			sig := signature(p.SignerRSA)
+			sig.DataObjects[0].DigestAlgorithm = "SHA-1"
+			return sig
+		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		{"SHA-1 in the signature value's algorithm only (the signed attributes' digest)", func(t *testing.T, p *pki.PKI) ades.Signature {
+			sig := signature(p.SignerRSA)
+			sig.Value.Algorithm = "RSA-SHA1"
+			return sig
+		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
 		{"MD5 digest of the signed data", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.DataObjects[0].DigestAlgorithm = "MD5"
