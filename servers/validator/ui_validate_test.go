@@ -139,6 +139,10 @@ func TestUIValidate(t *testing.T) {
 			}
 			want := w.expected(t, tt.doc)
 			is.Equal(want.Signatures[0].Indication, tt.indication)
+			if len(tt.doc.Detached) > 0 {
+				// The part the signature covers, by its name.
+				is.Equal(text(r.body, "signature-1-signed-data"), tt.doc.Detached[0].Name)
+			}
 			checkSignatures(t, r.body, want)
 			// The trust data the verdict was reached with, always.
 			is.True(strings.Contains(r.body, `<h2 id="trust-heading">Trust data at validation</h2>`))
