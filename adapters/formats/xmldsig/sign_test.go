@@ -260,7 +260,7 @@ func TestSignRefuses(t *testing.T) {
 		{"key mismatch", testList, rsaS.key, []*x509.Certificate{ecS.cert}, SignOptions{}, nil},
 		{"no time", testList, rsaS.key, []*x509.Certificate{rsaS.cert}, SignOptions{XAdES: true}, nil},
 		{"id clash", testList, rsaS.key, []*x509.Certificate{rsaS.cert}, SignOptions{ID: "TrustServiceStatusList"}, ErrDuplicateID},
-		{"sha1", testList, rsaS.key, []*x509.Certificate{rsaS.cert}, SignOptions{Hash: crypto.SHA1}, ErrUnsupported},
+		{"md5", testList, rsaS.key, []*x509.Certificate{rsaS.cert}, SignOptions{Hash: crypto.MD5}, ErrUnsupported},
 		{"not xml", "<a>", rsaS.key, []*x509.Certificate{rsaS.cert}, SignOptions{}, ErrMalformedXML},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
