@@ -16,6 +16,7 @@ import (
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/etsi"
+	"github.com/svc-dss/dss/domain/qualification"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/trust"
@@ -128,7 +129,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 			}
 			res := etsi.Validate(sig, in, policy)
 			reports[i] = etsi.Report(sig, res)
-			etsi.Qualify(&reports[i], sig, res, anchors)
+			qualification.OfSignature(sig, res, anchors).Apply(&reports[i])
 			details[i] = report.Signature{Evidence: sig, Result: res}
 		})
 	}

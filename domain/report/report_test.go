@@ -58,7 +58,7 @@ func validation(t *testing.T, p *pki.PKI, sigs ...ades.Signature) report.Validat
 		}
 		r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
 		rep := etsi.Report(sig, r)
-		etsi.Qualify(&rep, sig, r, anchors)
+		qualification.OfSignature(sig, r, anchors).Apply(&rep)
 		reports = append(reports, rep)
 		v.Signatures = append(v.Signatures, report.Signature{Evidence: sig, Result: r})
 	}

@@ -1,19 +1,37 @@
-package etsi
+package qualification
 
 import (
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
-	"github.com/svc-dss/dss/domain/qualification"
+	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
-// Qualify derives the qualification of a validated signature from its
-// result and the anchors it was validated against, and writes it into
-// rep: eidasQualification, swissQualification, handwrittenEquivalent,
-// and the reasons among the warnings (validation-service.md §2).
-func Qualify(rep *verdict.SignatureReport, sig ades.Signature, r Result, anchors *certpath.AnchorSet) {
-	in := qualification.Input{
+// A Signature is the qualification of one validated signature: what the
+// summary reports beside the indication (validation-service.md §2).
+type Signature struct {
+	Result
+	// Timestamps are the signature's valid time-stamps with their
+	// framework and qualification, in generation order.
+	Timestamps []verdict.TimestampReport
+}
+
+// Apply writes q into the signature's report: eidasQualification,
+// swissQualification, handwrittenEquivalent, the time-stamps, and the
+// reasons among the warnings.
+func (q Signature) Apply(rep *verdict.SignatureReport) {
+	rep.EIDASQualification, rep.SwissQualification, rep.HandwrittenEquivalent = q.EIDAS, q.Swiss, q.Handwritten
+	rep.Timestamps = append(rep.Timestamps, q.Timestamps...)
+	rep.Warnings = append(rep.Warnings, q.Notes...)
+}
+
+// OfSignature qualifies a signature the validation process judged (r),
+// with the anchors it was validated against: the step after the process,
+// which decides what the signature is worth, never whether it holds.
+func OfSignature(sig ades.Signature, r etsi.Result, anchors *certpath.AnchorSet) Signature {
+	var out Signature
+	in := Input{
 		Indication:        r.Indication,
 		Signer:            sig.SigningCertificate,
 		Framework:         trust.Unknown,
@@ -24,7 +42,7 @@ func Qualify(rep *verdict.SignatureReport, sig ades.Signature, r Result, anchors
 		in.Listings = listings(anchors, r.Path.Anchor)
 	}
 	for _, ts := range r.Timestamps {
-		t := qualification.Timestamp{Generated: ts.GenTime, LowestPOE: ts.POE}
+		t := Timestamp{Generated: ts.GenTime, LowestPOE: ts.POE}
 		tr := verdict.TimestampReport{Type: ts.Type.String(), GenerationTime: ts.GenTime.UTC(), TrustFramework: verdict.FrameworkUnknown}
 		if ts.Path != nil && !ts.Path.Anchor.Private {
 			a := ts.Path.Anchor
@@ -41,33 +59,32 @@ func Qualify(rep *verdict.SignatureReport, sig ades.Signature, r Result, anchors
 			}
 		}
 		// On the TSA's own list: the framework of its anchor.
-		var own []qualification.Listing
+		var own []Listing
 		for _, l := range t.Listings {
 			if tr.TrustFramework != verdict.FrameworkUnknown && frameworkName(l.Framework) == tr.TrustFramework {
 				own = append(own, l)
 			}
 		}
-		tr.Qualification = qualification.TimestampQualification(own, ts.GenTime, ts.POE)
-		rep.Timestamps = append(rep.Timestamps, tr)
+		tr.Qualification = TimestampQualification(own, ts.GenTime, ts.POE)
+		out.Timestamps = append(out.Timestamps, tr)
 		if ts.Type == ades.SignatureTimestamp || ts.Type == ades.ArchiveTimestamp {
 			in.Timestamps = append(in.Timestamps, t) // a content time-stamp does not cover the signature
 		}
 	}
-	q := qualification.Evaluate(in)
-	rep.EIDASQualification, rep.SwissQualification, rep.HandwrittenEquivalent = q.EIDAS, q.Swiss, q.Handwritten
-	rep.Warnings = append(rep.Warnings, q.Notes...)
+	out.Result = Evaluate(in)
+	return out
 }
 
 // listings are the services of every list that name the anchor a.
-func listings(anchors *certpath.AnchorSet, a certpath.Anchor) []qualification.Listing {
+func listings(anchors *certpath.AnchorSet, a certpath.Anchor) []Listing {
 	listed := anchors.Listed(a.Certificate)
 	if len(listed) == 0 && a.Service != nil {
 		listed = []certpath.Anchor{a}
 	}
-	out := make([]qualification.Listing, 0, len(listed))
+	out := make([]Listing, 0, len(listed))
 	for _, l := range listed {
 		if l.Service != nil {
-			out = append(out, qualification.Listing{Service: l.Service, Territory: l.Territory, Framework: l.Framework})
+			out = append(out, Listing{Service: l.Service, Territory: l.Territory, Framework: l.Framework})
 		}
 	}
 	return out
