@@ -166,10 +166,10 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 	return nil, fmt.Errorf("%w: not a signature format this service reads (CAdES, PAdES)", ports.ErrUnreadable)
 }
 
-// inputs gathers what the process needs beyond the evidence: the issuers
-// the document lacks (AIA) and revocation facts for every link it will
-// look at, fetched when the embedded ones cannot serve at the validation
-// time at.
+// inputs gathers what the process needs beyond the evidence: the plan of
+// its certificate paths, the issuers the document lacks (AIA) and
+// revocation facts for every link the plan names, fetched when the
+// embedded ones cannot serve at the validation time at.
 func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
 	in := etsi.Inputs{
 		Anchors:        anchors,
@@ -180,7 +180,8 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 	for _, ts := range sig.Timestamps {
 		in.Intermediates = append(in.Intermediates, ts.Certificates...)
 	}
-	if err := v.fetchIssuers(ctx, sig, &in); err != nil {
+	plan, err := v.plan(ctx, sig, &in)
+	if err != nil {
 		return etsi.Inputs{}, err
 	}
 	embedded := ports.EmbeddedRevocation{CRLs: slices.Clone(sig.CRLs), OCSPResponses: slices.Clone(sig.OCSPResponses)}
@@ -188,7 +189,7 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 		embedded.CRLs = append(embedded.CRLs, ts.CRLs...)
 		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)
 	}
-	for _, link := range etsi.Needs(sig, in) {
+	for _, link := range plan.Needs() {
 		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded, at)
 		if err != nil {
 			return etsi.Inputs{}, fmt.Errorf("app: revocation: %w", err)
@@ -196,43 +197,48 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 		key := etsi.Key(link.Cert)
 		in.Revocation[key] = append(in.Revocation[key], facts...)
 	}
+	in.Plan = plan
 	return in, nil
 }
 
-// fetchIssuers adds, by AIA, the issuers of the signing and timestamp
-// certificates that no embedded certificate or anchor provides, walking
-// up at most maxAIAHops.
-func (v *Validator) fetchIssuers(ctx context.Context, sig ades.Signature, in *etsi.Inputs) error {
-	var leaves []*x509.Certificate
-	if sig.SigningCertificate != nil {
-		leaves = append(leaves, sig.SigningCertificate)
-	}
-	for _, ts := range sig.Timestamps {
-		if ts.TSACertificate != nil {
-			leaves = append(leaves, ts.TSACertificate)
-		}
-	}
-	opts := func() certpath.Options {
-		return certpath.Options{Intermediates: in.Intermediates, AnchorSet: in.Anchors, CheckSignature: in.CheckSignature}
-	}
-	for _, leaf := range leaves {
-		next := leaf
-		for hop := 0; hop < maxAIAHops && next != nil; hop++ {
-			if paths, _ := certpath.Build(leaf, opts()); len(paths) > 0 {
-				break
+// plan builds the signature's plan (etsi.NewPlan): its candidate paths,
+// built once. The signing and time-stamping certificates that reach no
+// anchor get their issuers fetched by AIA, walking up one hop per round
+// for at most maxAIAHops rounds; the plan is built again only after a
+// round fetched something.
+func (v *Validator) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
+	plan := etsi.NewPlan(sig, *in)
+	// next is, per leaf, the certificate whose AIA the next hop follows;
+	// nil once the walk found nothing more.
+	next := map[string]*x509.Certificate{}
+	for range maxAIAHops {
+		fetched := false
+		for _, leaf := range plan.Unanchored() {
+			from, walked := next[etsi.Key(leaf)]
+			if !walked {
+				from = leaf
 			}
-			found, err := v.validation.issuers.Issuers(ctx, next)
+			if from == nil {
+				continue
+			}
+			found, err := v.validation.issuers.Issuers(ctx, from)
 			if err != nil {
-				return fmt.Errorf("app: issuers: %w", err)
+				return nil, fmt.Errorf("app: issuers: %w", err)
 			}
 			if len(found) == 0 {
-				break
+				next[etsi.Key(leaf)] = nil
+				continue
 			}
 			in.Intermediates = append(in.Intermediates, found...)
-			next = found[0]
+			next[etsi.Key(leaf)] = found[0]
+			fetched = true
 		}
+		if !fetched {
+			break
+		}
+		plan = etsi.NewPlan(sig, *in)
 	}
-	return nil
+	return plan, nil
 }
 
 // anchorCache keeps the anchors of the last trust snapshot validated

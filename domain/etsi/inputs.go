@@ -8,7 +8,6 @@ import (
 	"encoding/asn1"
 	"encoding/hex"
 
-	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/revocation"
 )
@@ -29,6 +28,10 @@ type Inputs struct {
 	// Revocation holds the facts the application fetched for the links
 	// Needs returned, keyed by Key(cert).
 	Revocation map[string][]revocation.Fact
+	// Plan, when set, is NewPlan of this signature and these inputs: its
+	// paths are used instead of being built again. Nil: Validate builds
+	// one.
+	Plan *Plan
 }
 
 // Key identifies a certificate in Inputs.Revocation: lower-case hex
@@ -39,49 +42,6 @@ func Key(c *x509.Certificate) string {
 	}
 	sum := sha256.Sum256(c.Raw)
 	return hex.EncodeToString(sum[:])
-}
-
-// Needs returns every (certificate, issuer) link whose revocation the
-// process will look at: the links of the signing certificate's candidate
-// paths and of the time-stamping units' paths, anchors excluded (a path's
-// last certificate is never the Cert of a link) and certificates carrying
-// id-pkix-ocsp-nocheck excluded. The order is deterministic (paths in
-// certpath order, signer first, then time-stamps in document order) and
-// each link appears once. The application fetches facts for them and
-// calls Validate.
-//
-// Needs does no I/O and does not judge the paths; a signature without a
-// signing certificate or without any path gives no signer links.
-func Needs(sig ades.Signature, in Inputs) []certpath.Link {
-	var out []certpath.Link
-	seen := map[[2]string]bool{}
-	add := func(leaf *x509.Certificate, extra ...[]*x509.Certificate) {
-		if leaf == nil {
-			return
-		}
-		paths, err := certpath.Build(leaf, options(in, extra...))
-		if err != nil {
-			return
-		}
-		for _, p := range paths {
-			for _, l := range p.Links() {
-				if noCheck(l.Cert) {
-					continue
-				}
-				k := [2]string{Key(l.Cert), Key(l.Issuer)}
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				out = append(out, l)
-			}
-		}
-	}
-	add(sig.SigningCertificate, sig.Certificates)
-	for _, ts := range sig.Timestamps {
-		add(ts.TSACertificate, ts.Certificates, sig.Certificates)
-	}
-	return out
 }
 
 // options are the certpath options for a leaf, with the evidence's own

@@ -169,7 +169,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
 	add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
 	add(tsEKU, OK, "", "id-kp-timeStamping present")
-	paths, err := certpath.Build(ts.TSACertificate, options(v.in, ts.Certificates, v.sig.Certificates))
+	paths, err := v.plan.timestamps[i].paths, v.plan.timestamps[i].err
 	if err != nil {
 		return fail(tsChain, verdict.Indeterminate, SubNoCertificateChainFound, CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
 	}

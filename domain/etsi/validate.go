@@ -104,7 +104,10 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 		return r
 	}
 	vt := p.ValidationTime
-	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue()}
+	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), plan: in.Plan}
+	if v.plan == nil {
+		v.plan = NewPlan(sig, in)
+	}
 	v.run()
 	r.Warnings = append(r.Warnings, v.late...)
 	v.basicStage()
@@ -125,6 +128,8 @@ type validation struct {
 	signerFacts, tsaFacts []revocation.Fact
 	// cat is the policy's cryptographic constraints (constraints.go).
 	cat algorithm.Catalogue
+	// plan holds the candidate paths, built once (plan.go).
+	plan *Plan
 }
 
 // begin starts recording building block name: the checks and warnings
@@ -557,7 +562,7 @@ const chainFound = "Is there a certificate chain from the signing certificate to
 // (5.3.4) and with-time (5.5.4, 5.6 simplified) conclusions. The first
 // passing path in certpath order is chosen, else the first least severe.
 func (v *validation) certificates(signer *x509.Certificate) {
-	paths, err := certpath.Build(signer, options(v.in, v.sig.Certificates))
+	paths, err := v.plan.signer.paths, v.plan.signer.err
 	if err != nil {
 		var nc *certpath.NoChainError
 		if errors.As(err, &nc) {
@@ -617,7 +622,7 @@ func anchorName(a certpath.Anchor) string {
 // is the first certpath builds (Swiss precedence); it is not judged, and
 // the conclusion stays CV's.
 func (v *validation) locate(signer *x509.Certificate) {
-	if paths, err := certpath.Build(signer, options(v.in, v.sig.Certificates)); err == nil && len(paths) > 0 {
+	if paths := v.plan.signer.paths; len(paths) > 0 {
 		v.r.Path = &paths[0]
 	}
 }
