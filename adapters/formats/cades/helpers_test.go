@@ -74,11 +74,3 @@ func timestampsOf(s ades.Signature, typ ades.TimestampType) []ades.Timestamp {
 	return out
 }
 
-func hasProblem(s ades.Signature, code string) bool {
-	for _, p := range s.Problems {
-		if p.Code == code {
-			return true
-		}
-	}
-	return false
-}

@@ -19,10 +19,11 @@ var (
 	// 733, CAdES-A).
 	OIDAttrArchiveTimeStampV2 = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 48}
 
-	OIDAttrCommitmentType       = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 16}
-	OIDAttrSignaturePolicy      = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 15}
-	OIDAttrCertificateValues    = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 23}
-	OIDAttrRevocationValues     = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 24}
-	oidOCSPBasic                = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 1}
-	oidRevInfoOCSPBasicResponse = oidOCSPBasic // DSS writes BasicOCSPResponse under it in crls
+	OIDAttrCommitmentType    = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 16}
+	OIDAttrSignaturePolicy   = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 15}
+	OIDAttrCertificateValues = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 23}
+	OIDAttrRevocationValues  = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 16, 2, 24}
+	// oidOCSPBasic is id-pkix-ocsp-basic; DSS also writes a
+	// BasicOCSPResponse under it in the crls field.
+	oidOCSPBasic = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 1}
 )

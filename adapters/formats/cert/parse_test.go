@@ -116,6 +116,7 @@ func TestParseDeviations(t *testing.T) {
 				is.Equal(c.PublicKeyAlgorithm, x509.ECDSA)
 				pub := c.PublicKey.(*ecdsa.PublicKey)
 				is.Equal(pub.Curve, brainpool.P384r1())
+				//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
 				is.True(pub.X.Cmp(bpKey.X) == 0 && pub.Y.Cmp(bpKey.Y) == 0)
 			},
 		},

@@ -108,6 +108,7 @@ func ParsePublicKey(spki []byte) (crypto.PublicKey, x509.PublicKeyAlgorithm, err
 		if x == nil {
 			return nil, x509.ECDSA, fmt.Errorf("%w: EC point not on %s", ErrMalformed, curve.Params().Name)
 		}
+		//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
 		return &ecdsa.PublicKey{Curve: curve, X: x, Y: y}, x509.ECDSA, nil
 	case oid.Equal(OIDRSASSAPSS), oid.Equal(OIDRSAEncryption):
 		// rsaEncryption reaches here when crypto/x509 refused the key: for
