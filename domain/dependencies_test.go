@@ -11,7 +11,8 @@ const module = "github.com/svc-dss/dss"
 
 // TestDependencies enforces the dependency direction of ARCHITECTURE.md
 // over the non-test imports of every package in the module:
-// servers -> app -> ports -> domain, adapters -> ports -> domain.
+// servers -> app -> ports -> domain, adapters -> ports -> domain, and
+// within adapters, egress -> formats (never formats -> egress).
 func TestDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").CombinedOutput()
 	if err != nil {
@@ -43,6 +44,11 @@ func TestDependencies(t *testing.T) {
 			case under(pkg, "/adapters"):
 				if under(rel, "/app") || under(rel, "/servers") {
 					t.Errorf("%s imports %s: adapters do not depend on app or servers", pkg, imp)
+				}
+				// Formats read and write bytes; egress fetches them and
+				// imports the formats, never the other way round.
+				if under(pkg, "/adapters/formats") && under(rel, "/adapters/egress") {
+					t.Errorf("%s imports %s: format packages do not depend on outbound HTTP", pkg, imp)
 				}
 			case under(pkg, "/app"):
 				if under(rel, "/servers") {

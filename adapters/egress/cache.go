@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/crl"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 )
 
 // Default bounds of a RevocationCache.

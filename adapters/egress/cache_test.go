@@ -11,8 +11,8 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/egress"
-	"github.com/svc-dss/dss/adapters/egress/crl"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/crl"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 

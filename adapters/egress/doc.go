@@ -1,7 +1,9 @@
 // Package egress is the service's outbound HTTP: one client configuration
 // (proxy, timeouts) for everything that leaves the process, the
-// trusted-list download built on it, and the guarded client, CA issuers
-// fetch and revocation cache of certificate-driven fetches.
+// trusted-list download built on it, and the guarded client of
+// certificate-driven fetches with what is fetched through it: CA issuers,
+// OCSP responses and CRLs, the revocation source built on them and their
+// cache.
 //
 // # What applies where
 //
@@ -26,10 +28,15 @@
 //     checked like the first URL. Refusals are [*BlockedError].
 //   - [FetchCAIssuers], [ParseCertificates]: AIA CA issuers in DER, PEM
 //     or a certs-only PKCS #7 bundle.
+//   - [ExchangeOCSP], [FetchCRL]: the bounded HTTP exchanges of OCSP
+//     (RFC 6960, appendix A.1) and CRL downloads. Reading, verifying and
+//     encoding the revocation data is adapters/formats/ocsp's and
+//     adapters/formats/crl's, which this package imports and which never
+//     import it.
+//   - [RevocationSource]: the revocation facts of a certificate, from the
+//     data embedded in the signature or fetched online.
 //   - [RevocationCache]: OCSP responses and CRLs in memory until their
 //     nextUpdate, bounded, with least-recently-used eviction.
-//   - The subpackages ocsp and crl read, verify and fetch the revocation
-//     data itself.
 //
 // # Non-goals
 //

@@ -18,8 +18,8 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/crl"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/ports"
 )
@@ -211,7 +211,7 @@ func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Ce
 		return revocation.Fact{}, false, nil
 	}
 	for _, u := range cert.OCSPServer {
-		resp, err := ocsp.Exchange(ctx, s.client, u, req)
+		resp, err := ExchangeOCSP(ctx, s.client, u, req)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return revocation.Fact{}, false, fmt.Errorf("egress: revocation: %w", ctxErr)
 		}
@@ -240,7 +240,7 @@ func (s *RevocationSource) onlineCRL(ctx context.Context, cert, issuer *x509.Cer
 		}
 		if l == nil {
 			var err error
-			l, err = crl.Fetch(ctx, s.client, u)
+			l, err = FetchCRL(ctx, s.client, u)
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return revocation.Fact{}, false, fmt.Errorf("egress: revocation: %w", ctxErr)
 			}
@@ -271,7 +271,7 @@ func (s *RevocationSource) onlineCRL(ctx context.Context, cert, issuer *x509.Cer
 // another certificate, WARN otherwise.
 func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate) (revocation.Fact, slog.Level, error) {
 	if resp.Basic == nil {
-		return revocation.Fact{}, slog.LevelWarn, fmt.Errorf("%w: response status %v", ocsp.ErrUnavailable, resp.Status)
+		return revocation.Fact{}, slog.LevelWarn, fmt.Errorf("%w: response status %v", ErrOCSPUnavailable, resp.Status)
 	}
 	sr, err := resp.Basic.Find(cert, issuer)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/egress"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/ports"

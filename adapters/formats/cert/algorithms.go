@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/svc-dss/dss/adapters/formats/internal/der"
 )
 
 // A Scheme is a family of signature algorithms.
@@ -335,30 +337,12 @@ func parsePSSParams(params []byte) (SignatureAlgorithm, error) {
 
 // readAlgorithmIdentifier splits a DER AlgorithmIdentifier into its OID and
 // the encoding of its parameters (nil when absent).
-func readAlgorithmIdentifier(der []byte) (asn1.ObjectIdentifier, []byte, error) {
-	in := cryptobyte.String(der)
-	var seq cryptobyte.String
-	var oid asn1.ObjectIdentifier
-	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() || !seq.ReadASN1ObjectIdentifier(&oid) {
-		return nil, nil, fmt.Errorf("%w: algorithm identifier", ErrMalformed)
-	}
-	if seq.Empty() {
-		return oid, nil, nil
-	}
-	var params cryptobyte.String
-	if !readAnyElement(&seq, &params) {
-		return nil, nil, fmt.Errorf("%w: algorithm identifier parameters", ErrMalformed)
-	}
-	if !seq.Empty() {
-		return nil, nil, fmt.Errorf("%w: trailing data in algorithm identifier", ErrMalformed)
+func readAlgorithmIdentifier(elem []byte) (asn1.ObjectIdentifier, []byte, error) {
+	oid, params, err := der.SplitAlgorithmIdentifier(elem)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return oid, params, nil
-}
-
-// readAnyElement reads one element with any tag, high tag numbers included.
-func readAnyElement(s *cryptobyte.String, out *cryptobyte.String) bool {
-	var tag cbasn1.Tag
-	return s.ReadAnyASN1Element(out, &tag)
 }
 
 // X509 names a in crypto/x509's terms, for callers and policies that

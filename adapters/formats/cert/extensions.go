@@ -48,6 +48,18 @@ var extKeyUsages = []struct {
 	{asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 311, 61, 1, 1}, x509.ExtKeyUsageMicrosoftKernelCodeSigning},
 }
 
+// applyNoted applies e to c, notes in rep what cannot be read, and lists e
+// in c.UnhandledCriticalExtensions when it is critical and not understood.
+func applyNoted(c *x509.Certificate, e extension, rep *Report) {
+	known, err := applyExtension(c, e)
+	if err != nil {
+		rep.addf("%v", err)
+	}
+	if (!known || err != nil) && e.critical {
+		c.UnhandledCriticalExtensions = append(c.UnhandledCriticalExtensions, e.oid)
+	}
+}
+
 // applyExtension sets the fields of c that e carries, for the extensions
 // listed in ParseDetailed. It reports whether it knows e; an error means it
 // knows e but cannot read it, and c is unchanged.

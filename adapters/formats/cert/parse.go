@@ -272,13 +272,7 @@ func repair(rc *rawCertificate, rep *Report) *x509.Certificate {
 	if skipped >= 0 {
 		e := t.extensions[skipped]
 		rep.addf("extension %v left out for crypto/x509", e.oid)
-		known, err := applyExtension(c, e)
-		if err != nil {
-			rep.addf("%v", err)
-		}
-		if (!known || err != nil) && e.critical {
-			c.UnhandledCriticalExtensions = append(c.UnhandledCriticalExtensions, e.oid)
-		}
+		applyNoted(c, e, rep)
 	}
 	return c
 }

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/svc-dss/dss/adapters/formats/internal/der"
 )
 
 // rawCertificate is a certificate split into the elements of RFC 5280,
@@ -198,12 +200,7 @@ func readLenientInteger(elem []byte) (n *big.Int, minimal bool, err error) {
 	if !in.ReadASN1(&content, cbasn1.INTEGER) || len(content) == 0 {
 		return nil, false, fmt.Errorf("%w: INTEGER", ErrMalformed)
 	}
-	minimal = len(content) == 1 ||
-		!(content[0] == 0 && content[1] < 0x80 || content[0] == 0xff && content[1] >= 0x80)
-	n = new(big.Int).SetBytes(content)
-	if content[0]&0x80 != 0 {
-		n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(len(content))*8))
-	}
+	n, minimal = der.Integer(content)
 	return n, minimal, nil
 }
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/crl"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/domain/ades"
 )

@@ -1,4 +1,5 @@
-// Package fetch reads bounded HTTP answers for the revocation clients.
+// Package fetch reads bounded HTTP answers for the certificate-driven
+// fetches (AIA, OCSP, CRL).
 package fetch
 
 import (

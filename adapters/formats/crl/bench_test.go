@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
+	"github.com/svc-dss/dss/adapters/formats/crl"
 )
 
 // BenchmarkParse parses a CRL of 100 000 minimal entries and looks one up.

@@ -7,44 +7,31 @@ import (
 	"encoding/asn1"
 	"errors"
 	"fmt"
+	"slices"
 
-	"github.com/svc-dss/dss/adapters/egress/internal/der"
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/internal/der"
 )
 
-var (
-	oidSHA1   = asn1.ObjectIdentifier{1, 3, 14, 3, 2, 26}
-	oidSHA256 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 1}
-	oidSHA384 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 2}
-	oidSHA512 = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 3}
-)
+// supported are the CertID hash algorithms this package computes. Their
+// OIDs are cert's.
+var supported = []crypto.Hash{crypto.SHA1, crypto.SHA256, crypto.SHA384, crypto.SHA512}
 
-// hashes are the CertID hash algorithms this package computes.
-var hashes = []struct {
-	oid  asn1.ObjectIdentifier
-	hash crypto.Hash
-}{
-	{oidSHA1, crypto.SHA1},
-	{oidSHA256, crypto.SHA256},
-	{oidSHA384, crypto.SHA384},
-	{oidSHA512, crypto.SHA512},
-}
-
+// hashFor returns the supported hash oid names, or 0.
 func hashFor(oid asn1.ObjectIdentifier) crypto.Hash {
-	for _, h := range hashes {
-		if h.oid.Equal(oid) {
-			return h.hash
-		}
+	h, err := cert.HashFromOID(oid)
+	if err != nil || !slices.Contains(supported, h) {
+		return 0
 	}
-	return 0
+	return h
 }
 
+// oidFor returns the OID of h, or nil if h is not supported.
 func oidFor(h crypto.Hash) asn1.ObjectIdentifier {
-	for _, e := range hashes {
-		if e.hash == h {
-			return e.oid
-		}
+	if !slices.Contains(supported, h) {
+		return nil
 	}
-	return nil
+	return cert.OIDFromHash(h)
 }
 
 // Matches reports whether id names cert, issued by issuer: same serial

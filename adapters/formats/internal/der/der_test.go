@@ -9,7 +9,7 @@ import (
 	"github.com/matryer/is"
 	"golang.org/x/crypto/cryptobyte"
 
-	"github.com/svc-dss/dss/adapters/egress/internal/der"
+	"github.com/svc-dss/dss/adapters/formats/internal/der"
 )
 
 func TestReadInteger(t *testing.T) {

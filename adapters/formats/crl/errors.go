@@ -20,8 +20,3 @@ var ErrWrongIssuer = errors.New("crl: certificate is not the CRL issuer")
 
 // ErrSignatureInvalid is wrapped when the signature does not verify.
 var ErrSignatureInvalid = errors.New("crl: signature invalid")
-
-// ErrUnavailable is wrapped by [Fetch] when the distribution point gave no
-// usable answer (no connection, refused by the egress guard, an HTTP status
-// other than 200, a body over [MaxBytes]).
-var ErrUnavailable = errors.New("crl: distribution point unavailable")

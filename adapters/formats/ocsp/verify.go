@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/svc-dss/dss/adapters/egress/internal/der"
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/internal/der"
 )
 
 // oidNoCheck is id-pkix-ocsp-nocheck (RFC 6960, section 4.2.2.2.1).

@@ -21,7 +21,3 @@ var ErrSignatureInvalid = errors.New("ocsp: signature invalid")
 // ErrNoMatchingResponse is wrapped when no SingleResponse is about the
 // certificate asked for.
 var ErrNoMatchingResponse = errors.New("ocsp: no matching response")
-
-// ErrUnavailable is wrapped by [Exchange] when the responder gave no usable
-// answer; the caller treats the source as unavailable.
-var ErrUnavailable = errors.New("ocsp: responder unavailable")

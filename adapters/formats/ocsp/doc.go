@@ -1,5 +1,6 @@
-// Package ocsp reads, verifies and requests OCSP responses (RFC 6960) for
-// the revocation checks of signature validation (ETSI EN 319 102-1).
+// Package ocsp reads and verifies OCSP responses and encodes OCSP requests
+// (RFC 6960) for the revocation checks of signature validation (ETSI EN
+// 319 102-1).
 //
 // # Scope
 //
@@ -18,8 +19,8 @@
 //     certificate sent in the response, issued by the issuer and carrying
 //     id-kp-OCSPSigning (RFC 6960, section 4.2.2.2). Whether the delegate
 //     carries id-pkix-ocsp-nocheck is reported in [Signer].
-//   - [Request], [RequestWithNonce] and [Exchange]: a DER request for one
-//     certificate, and the POST of RFC 6960, appendix A.1.
+//   - [Request] and [RequestWithNonce]: a DER request for one
+//     certificate.
 //
 // # Non-goals
 //
@@ -35,18 +36,15 @@
 //     that certificate and authorise it in the caller.
 //   - No signed requests, no GET requests, no response types other than
 //     id-pkix-ocsp-basic.
-//   - No egress policy: [Exchange] uses the *http.Client it is given, which
-//     for certificate-driven URLs must be the guarded client of
-//     egress.NewCertClient.
+//   - No network: the POST of RFC 6960, appendix A.1 (egress.ExchangeOCSP,
+//     over the guarded client of egress.NewCertClient for URLs from
+//     certificates) is adapters/egress's; this package reads and writes
+//     the bytes.
 //
 // # Errors and limits
 //
-// Parse failures wrap [ErrMalformed]; unknown algorithms and response types
-// wrap [ErrUnsupported]. Verification fails with [ErrUnauthorisedResponder]
-// or [ErrSignatureInvalid], lookup with [ErrNoMatchingResponse], and
-// [Exchange] with [ErrUnavailable] when no usable answer arrived (no
-// connection, refused by the egress guard, an HTTP status other than 200, a
-// body over [MaxResponseBytes], or an unsuccessful OCSP status). Every
-// error of [Exchange] that is not a parse failure means "revocation
-// unavailable from this source", never a verdict.
+// Parse failures wrap [ErrMalformed], also beyond [MaxResponseBytes];
+// unknown algorithms and response types wrap [ErrUnsupported].
+// Verification fails with [ErrUnauthorisedResponder] or
+// [ErrSignatureInvalid], lookup with [ErrNoMatchingResponse].
 package ocsp

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 )
 
 // This file builds OCSP responses independently of the package under

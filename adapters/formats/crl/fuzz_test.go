@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svc-dss/dss/adapters/egress/crl"
+	"github.com/svc-dss/dss/adapters/formats/crl"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 

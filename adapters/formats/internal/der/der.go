@@ -1,6 +1,7 @@
-// Package der reads the DER values that OCSP responses and CRLs share, on
-// top of cryptobyte. It is lenient exactly where deployed responders and CAs
-// are known to deviate from DER, and nowhere else:
+// Package der is the lenient-DER toolkit of the format readers
+// (certificates, CRLs, OCSP responses), on top of cryptobyte. It is lenient
+// exactly where deployed CAs and responders are known to deviate from DER,
+// and nowhere else:
 //
 //   - INTEGERs may be encoded non-minimally (a redundant leading 0x00 or
 //     0xff), which some CAs emit for serial numbers; cryptobyte refuses
@@ -8,12 +9,16 @@
 //   - GeneralizedTime may carry fractional seconds, which RFC 6960 does not
 //     forbid and some OCSP responders send; cryptobyte refuses them.
 //
-// Everything else is read as strictly as cryptobyte reads it.
+// Everything else is read as strictly as cryptobyte reads it. Package cert
+// reads certificates with a wider tolerance of its own (times without
+// seconds, BOOLEAN TRUE as 0x01), which real certificates need and which
+// stays there.
 package der
 
 import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"errors"
 	"math/big"
 	"time"
 
@@ -34,12 +39,22 @@ func ReadInteger(s *cryptobyte.String) (*big.Int, bool) {
 	if !s.ReadASN1(&content, cbasn1.INTEGER) || len(content) == 0 || len(content) > MaxIntegerBytes {
 		return nil, false
 	}
-	n := new(big.Int).SetBytes(content)
+	n, _ := Integer(content)
+	return n, true
+}
+
+// Integer decodes the content octets of an INTEGER, which must not be
+// empty, as two's complement, non-minimal encodings included; minimal
+// reports whether the encoding is DER's.
+func Integer(content []byte) (n *big.Int, minimal bool) {
+	minimal = len(content) == 1 ||
+		!(content[0] == 0 && content[1] < 0x80 || content[0] == 0xff && content[1] >= 0x80)
+	n = new(big.Int).SetBytes(content)
 	if content[0]&0x80 != 0 {
 		// Two's complement: subtract 2^(8·len).
 		n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(len(content))*8))
 	}
-	return n, true
+	return n, minimal
 }
 
 // ReadTime reads a UTCTime or a GeneralizedTime (the X.509 Time CHOICE) and
@@ -107,22 +122,42 @@ func ReadAlgorithmIdentifier(s *cryptobyte.String) (pkix.AlgorithmIdentifier, []
 // ParseAlgorithmIdentifier parses the encoding of an AlgorithmIdentifier.
 func ParseAlgorithmIdentifier(full []byte) (pkix.AlgorithmIdentifier, bool) {
 	var ai pkix.AlgorithmIdentifier
-	in := cryptobyte.String(full)
-	var seq cryptobyte.String
-	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() || !seq.ReadASN1ObjectIdentifier(&ai.Algorithm) {
+	oid, params, err := SplitAlgorithmIdentifier(full)
+	if err != nil {
 		return ai, false
 	}
-	if !seq.Empty() {
-		var params cryptobyte.String
-		var tag cbasn1.Tag
-		if !seq.ReadAnyASN1Element(&params, &tag) || !seq.Empty() {
-			return ai, false
-		}
+	ai.Algorithm = oid
+	if params != nil {
 		if _, err := asn1.Unmarshal(params, &ai.Parameters); err != nil {
 			return ai, false
 		}
 	}
 	return ai, true
+}
+
+// SplitAlgorithmIdentifier splits the encoding of an AlgorithmIdentifier
+// into its OID and the encoding of its parameters (nil when absent). An
+// error says which part is malformed.
+func SplitAlgorithmIdentifier(full []byte) (asn1.ObjectIdentifier, []byte, error) {
+	in := cryptobyte.String(full)
+	var seq cryptobyte.String
+	var oid asn1.ObjectIdentifier
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() || !seq.ReadASN1ObjectIdentifier(&oid) {
+		return nil, nil, errors.New("algorithm identifier")
+	}
+	if seq.Empty() {
+		return oid, nil, nil
+	}
+	// Any tag, high tag numbers included.
+	var params cryptobyte.String
+	var tag cbasn1.Tag
+	if !seq.ReadAnyASN1Element(&params, &tag) {
+		return nil, nil, errors.New("algorithm identifier parameters")
+	}
+	if !seq.Empty() {
+		return nil, nil, errors.New("trailing data in algorithm identifier")
+	}
+	return oid, params, nil
 }
 
 // ReadExtensions reads Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svc-dss/dss/adapters/egress/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 

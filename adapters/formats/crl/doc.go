@@ -22,7 +22,6 @@
 //     a certificate whose subject is the CRL's issuer.
 //   - [CRL.Status] and [CRL.Lookup]: whether a serial number is listed, in
 //     O(log n).
-//   - [Fetch]: a bounded HTTP download.
 //
 // # Non-goals
 //
@@ -35,15 +34,15 @@
 //     [CRL.UnhandledCriticalExtensions] are there for it. Per RFC 5280 a
 //     CRL with an unhandled critical extension must not be used to decide
 //     revocation status.
-//   - No delta CRL merging, no LDAP, no egress policy: [Fetch] uses the
-//     *http.Client it is given, which for URLs from certificates must be
-//     the guarded client of egress.NewCertClient.
+//   - No delta CRL merging.
+//   - No network: downloading a CRL (egress.FetchCRL, over the guarded
+//     client of egress.NewCertClient for URLs from certificates) is
+//     adapters/egress's; this package reads the bytes it is given.
 //   - BER (indefinite lengths) is refused; CRLs are DER.
 //
 // # Errors and limits
 //
 // Parse failures wrap [ErrMalformed], and also [ErrLimit] beyond
 // [MaxBytes] or [MaxEntries]. Signature checks fail with [ErrWrongIssuer],
-// [ErrUnsupported] or [ErrSignatureInvalid]. [Fetch] wraps [ErrUnavailable]
-// when nothing usable arrived: the caller treats the source as unavailable.
+// [ErrUnsupported] or [ErrSignatureInvalid].
 package crl
