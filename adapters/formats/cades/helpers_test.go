@@ -73,4 +73,3 @@ func timestampsOf(s ades.Signature, typ ades.TimestampType) []ades.Timestamp {
 	}
 	return out
 }
-
