@@ -27,8 +27,18 @@ func runCommand(ctx context.Context, a *app.Validator, args []string, stdout, st
 	case "status":
 		fs := flag.NewFlagSet("trust status", flag.ContinueOnError)
 		fs.SetOutput(stderr)
+		fs.Usage = func() {
+			fmt.Fprintln(stderr, commandUsage)
+			fs.PrintDefaults()
+		}
 		at := fs.String("at", "", "evaluate freshness at this RFC 3339 instant instead of now")
-		if err := fs.Parse(args[2:]); err != nil {
+		rest, err := parseInterleaved(fs, args[2:])
+		if err != nil {
+			return 2
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(stderr, "trust status: unexpected argument %q\n", rest[0])
+			fmt.Fprintln(stderr, commandUsage)
 			return 2
 		}
 		now := time.Now()
@@ -44,6 +54,7 @@ func runCommand(ctx context.Context, a *app.Validator, args []string, stdout, st
 		return printJSON(stdout, stderr, a.TrustStatus(now))
 	case "refresh":
 		if len(args) > 2 {
+			fmt.Fprintf(stderr, "trust refresh: unexpected argument %q\n", args[2])
 			fmt.Fprintln(stderr, commandUsage)
 			return 2
 		}

@@ -35,9 +35,16 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
+// parseValidate reads the command's arguments: the file and the flags in
+// any order (parseInterleaved). Anything it cannot use, an unknown flag,
+// a second file, is a usage error, never dropped.
 func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, validateUsage)
+		fs.PrintDefaults()
+	}
 	var vc validateCommand
 	var detached, anchors repeated
 	at := fs.String("at", "", "validate at this RFC 3339 instant instead of now")
@@ -45,22 +52,20 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 	fs.Var(&anchors, "trust-anchor", "extra trust anchor certificate `FILE`, PEM or DER, for this run (repeatable)")
 	fs.BoolVar(&vc.offline, "offline", false, "fetch nothing: embedded revocation data and certificates only")
 	fs.BoolVar(&vc.dev, "dev", false, "trust the development fixture lists and PKI")
-	// The file may come before or after the flags.
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		vc.file, args = args[0], args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
 		return nil, err
 	}
-	if vc.file == "" && fs.NArg() > 0 {
-		vc.file = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, validateUsage)
-		return nil, errors.New("extra arguments")
-	}
-	if vc.file == "" {
+	switch len(files) {
+	case 0:
 		fmt.Fprintln(stderr, validateUsage)
 		return nil, errors.New("no file")
+	case 1:
+		vc.file = files[0]
+	default:
+		fmt.Fprintf(stderr, "validate: one file only: unexpected argument %q\n", files[1])
+		fmt.Fprintln(stderr, validateUsage)
+		return nil, errors.New("extra arguments")
 	}
 	if *at != "" {
 		t, err := time.Parse(time.RFC3339, *at)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,13 @@ func TestValidateCommandErrors(t *testing.T) {
 		{"no file", []string{"validate"}, 2, validateUsage},
 		{"two files", []string{"validate", text, text}, 2, validateUsage},
 		{"unknown flag", []string{"validate", text, "--strict"}, 2, "flag provided but not defined: -strict"},
+		// Issue 17: after a flag, the flag package stops at the file and
+		// used to drop whatever followed it.
+		{"extra argument after a flag and the file", []string{"validate", "--offline", text, "extra.txt"}, 2, `validate: one file only: unexpected argument "extra.txt"`},
+		{"extra argument among flags", []string{"validate", text, "--offline", "extra.txt", "--at=2026-11-21T12:00:00Z"}, 2, `validate: one file only: unexpected argument "extra.txt"`},
+		{"unknown flag after a flag and the file", []string{"validate", "--offline", text, "--strict"}, 2, "flag provided but not defined: -strict"},
+		{"unknown flag before the file", []string{"validate", "--strict=yes", text}, 2, "flag provided but not defined: -strict"},
+		{"flag without its value", []string{"validate", "--offline", text, "--detached"}, 2, "flag needs an argument: -detached"},
 		{"time not RFC 3339", []string{"validate", text, "--at", "yesterday"}, 2, `validate: --at "yesterday" is not an RFC 3339 time (2026-11-21T12:00:00Z)`},
 		{"missing file", []string{"validate", filepath.Join(dir, "nope.p7m")}, 1, "validate: open " + filepath.Join(dir, "nope.p7m") + ": no such file or directory"},
 		{"missing detached file", []string{"validate", text, "--detached", filepath.Join(dir, "nope.bin")}, 1, "validate: open " + filepath.Join(dir, "nope.bin") + ": no such file or directory"},
@@ -117,7 +125,73 @@ func TestValidateCommandErrors(t *testing.T) {
 			is.Equal(code, tt.code)
 			is.Equal(out, "")
 			is.True(strings.Contains(stderr, tt.stderr)) // stderr names the problem
+			if tt.code == 2 && !strings.Contains(tt.name, "RFC 3339") {
+				is.True(strings.Contains(stderr, validateUsage)) // and shows the usage line
+			}
 		})
+	}
+}
+
+// TestValidateCommandFlagOrder (issue 17): the flags are honoured
+// wherever they stand, before or after the file, in either form
+// (--flag=value, --flag value), with --detached repeated on both sides:
+// every order prints the same summary, which covers the content. Before,
+// a flag ahead of the file made every argument after the file be
+// dropped, so a valid detached signature came out INDETERMINATE /
+// SIGNED_DATA_NOT_FOUND.
+func TestValidateCommandFlagOrder(t *testing.T) {
+	t.Parallel()
+	p, err := pki.New("http://127.0.0.1:9") // nothing answers there: --offline
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	content := []byte("contract")
+	// LT: the revocation data is embedded, so --offline can pass it.
+	sig, err := cades.Sign(content, cades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.LT, Detached: true,
+		SigningTime: pki.ReferenceTime.Add(-24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := write(t, dir, "contract.p7s", sig)
+	contract := write(t, dir, "contract.txt", content)
+	annex := write(t, dir, "annex.txt", []byte("an annex nobody signed"))
+	root := write(t, dir, "root.pem", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: p.Root.Certificate.Raw}))
+	at := pki.ReferenceTime.Format(time.RFC3339)
+
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"file first", []string{file, "--offline", "--at", at, "--trust-anchor", root, "--detached", contract, "--detached", annex}},
+		{"file last", []string{"--offline", "--at", at, "--trust-anchor", root, "--detached", contract, "--detached", annex, file}},
+		{"a flag, the file, the rest (the report of issue 17)", []string{"--offline", file, "--detached", contract, "--detached", annex, "--at", at, "--trust-anchor", root}},
+		{"--flag=value forms around the file", []string{"--at=" + at, "--detached=" + contract, file, "--detached=" + annex, "--trust-anchor=" + root, "--offline"}},
+		{"single dashes, mixed forms", []string{"-trust-anchor", root, "-detached", contract, file, "-offline=true", "-at=" + at, "-detached", annex}},
+		{"boolean last", []string{"--detached", contract, "--at", at, file, "--trust-anchor", root, "--detached", annex, "--offline"}},
+		{"the file after --", []string{"--offline", "--at", at, "--trust-anchor", root, "--detached", contract, "--detached", annex, "--", file}},
+	}
+	var want string
+	for i, tt := range tests {
+		code, out, logs := command(t, offline(t), append([]string{"validate"}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", tt.name, code, logs)
+		}
+		if i == 0 {
+			want = out
+			var sum verdict.ValidationSummary
+			if err := json.Unmarshal([]byte(out), &sum); err != nil {
+				t.Fatal(err)
+			}
+			r := sum.Signatures[0]
+			if r.Indication != "TOTAL_PASSED" || !slices.Equal(r.SignedData, []string{"contract.txt"}) || len(unsignedParts(r)) != 1 {
+				t.Fatalf("%s: want TOTAL_PASSED over contract.txt, a warning about annex.txt; got %s %v %v\n%s", tt.name, r.Indication, r.SignedData, unsignedParts(r), logs)
+			}
+			continue
+		}
+		if out != want {
+			t.Errorf("%s: the summary differs from %q's:\n%s\nwant\n%s", tt.name, tests[0].name, out, want)
+		}
 	}
 }
 
