@@ -82,7 +82,11 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 // process that decided it (report.Detailed and report.ETSI write them).
 // The Validation holds the document's certificates, revocation data and
 // time-stamp tokens, not its content.
-func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (report.Validation, error) {
+//
+// A panic in validating doc, on any of the goroutines the validation
+// runs on, is logged with its stack and returned as a *PanicError.
+func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (_ report.Validation, err error) {
+	defer v.recoverValidation(ctx, doc, &err)
 	at := o.At
 	if at.IsZero() {
 		at = v.clock()
@@ -122,6 +126,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
+			defer v.recoverValidation(ctx, doc, &errs[i])
 			in, err := v.inputs(ctx, sig, anchors, checks, at)
 			if err != nil {
 				errs[i] = err
@@ -158,6 +163,7 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 		case errors.Is(err, ports.ErrNotThisFormat):
 			continue
 		case errors.Is(err, ports.ErrUnreadable):
+			v.logParserPanic(ctx, doc, err)
 			return nil, &UnreadableError{err}
 		default:
 			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)

@@ -46,6 +46,7 @@ type ValidatorOption func(*validatorOptions)
 
 type validatorOptions struct {
 	lookupEnv func(string) (string, bool)
+	readers   []ports.DocumentReader // WithReaders
 }
 
 // WithLookupEnv reads the environment variables that client secret
@@ -89,6 +90,9 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	val, err := newValidation(cfg, logger, clock)
 	if err != nil {
 		return nil, err
+	}
+	if o.readers != nil {
+		val.readers = o.readers
 	}
 	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),

@@ -48,6 +48,13 @@ func errorHandler(logger *slog.Logger, u *ui) echo.HTTPErrorHandler {
 }
 
 func problemFor(err error) problem.Problem {
+	// First: a bug outranks whatever else the validation ran into (the
+	// errors of its signatures are joined), and the handlers may have
+	// wrapped it as an infrastructure failure.
+	if _, ok := errors.AsType[*app.PanicError](err); ok {
+		// The panic and its stack are in the log (app.PanicLogMessage).
+		return problem.New(http.StatusInternalServerError, "internal-error", errPanicDetail)
+	}
 	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
 	}
@@ -74,6 +81,10 @@ func problemFor(err error) problem.Problem {
 	// Anything else is a fault of ours or of the infrastructure.
 	return problem.Internal()
 }
+
+// errPanicDetail is the answer to a validation that panicked: a bug of
+// the service, which the sender can only report.
+const errPanicDetail = "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"
 
 // uiProblem maps the outcomes of the browser UI's sessions and logins
 // (docs/decisions/0024).

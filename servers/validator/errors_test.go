@@ -38,6 +38,12 @@ func TestProblemFor(t *testing.T) {
 			"urn:svc-dss:problem:unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."},
 		{"a report before any validation", errNoReport, 404,
 			"urn:svc-dss:problem:no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."},
+		{"a validation that panicked is a bug of ours", &app.PanicError{Value: "assignment to entry in nil map"}, 500,
+			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
+		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&app.PanicError{Value: "boom"}}, 500,
+			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
+		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &app.PanicError{Value: "boom"})}, 500,
+			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
 		{"anything else is internal", errors.New("nil map"), 500,
 			"about:blank", "internal error; quote the request id when reporting it"},
 	}

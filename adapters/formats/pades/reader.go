@@ -41,11 +41,12 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 		return nil, fmt.Errorf("%w: pades: not a PDF", ports.ErrNotThisFormat)
 	}
 	// pdfcpu panics on some malformed input outside the calls that catch
-	// it (found by FuzzRead): a panic in reading is an unreadable
-	// document, not a crash.
+	// it (found by FuzzRead): its panic is an unreadable document, not a
+	// crash. A panic of our own code is a bug, not the document's fault:
+	// pdf.Recover lets it go on up, to the validation's recovery (a 500).
 	defer func() {
 		if p := recover(); p != nil {
-			sigs, err = nil, fmt.Errorf("%w: pades: %s: the PDF structure is broken (%v)", ports.ErrUnreadable, doc.Name, p)
+			sigs, err = nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, pdf.Recover(p))
 		}
 	}()
 	file, err := pdf.Open(doc.Data)

@@ -110,10 +110,11 @@ func config() *model.Configuration {
 // Open reads the cross-reference sections of data, the revision that
 // ends where data ends. data must not change while the File is in use.
 func Open(data []byte) (f *File, err error) {
-	// pdfcpu panics on some malformed input: a panic is a broken file.
+	// pdfcpu panics on some malformed input: its panic is a broken file;
+	// a panic of our own code goes on up (Recover).
 	defer func() {
 		if p := recover(); p != nil {
-			f, err = nil, fmt.Errorf("%w (%v)", ErrBroken, p)
+			f, err = nil, Recover(p)
 		}
 	}()
 	if f, err := openXRef(data); err == nil {
@@ -139,7 +140,7 @@ func OpenExact(data []byte) (f *File, err error) { return openExactHint(data, 0)
 func openExactHint(data []byte, hint int) (f *File, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			f, err = nil, fmt.Errorf("%w (%v)", ErrBroken, p)
+			f, err = nil, Recover(p) // as in Open
 		}
 	}()
 	if f, err = openXRefHint(data, hint); err != nil {
