@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 
@@ -8,11 +9,14 @@ import (
 )
 
 // FuzzOpen: any input opens or fails with ErrBroken, and every object,
-// stream, page and revision of what opens reads or fails; never a panic.
+// stream, page and revision of what opens reads or fails; never a panic
+// (but of pdfcpu's full reader, which reads encrypted files).
 func FuzzOpen(f *testing.F) {
 	f.Add(handmade(f, threePages, nil))
 	f.Add(handmade(f, threePages, map[int]bool{}))
 	f.Add(handmade(f, threePages, map[int]bool{1: true, 2: true, 4: true}))
+	f.Add(manyFields(3, true)) // no cross-reference table: scanned
+	f.Add(bytes.Replace(handmade(f, threePages, nil), []byte("%PDF-1.7\n"), []byte("%PDF-1.7\n\n"), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Open(data)
 		if err != nil {
@@ -22,7 +26,7 @@ func FuzzOpen(f *testing.F) {
 			return
 		}
 		defer func() {
-			if p := recover(); p != nil && !file.Repaired() {
+			if p := recover(); p != nil && !file.full {
 				t.Fatalf("panic reading objects: %v", p)
 			}
 		}()

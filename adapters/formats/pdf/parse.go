@@ -25,16 +25,20 @@ const hexName = "svc-dss-hex-"
 // parse parses object n at offset: the text up to its "endobj", or for
 // a stream its dictionary up to "stream", with the long hex strings taken
 // out and put back as they are. It reports false for what it cannot
-// tell, which pdfcpu's own object reader then reads.
+// tell, which pdfcpu's own object reader then reads. In a scanned file the
+// object ends before the next one starts (extent).
 func (f *File) parse(offset int64) (types.Object, bool, error) {
 	if _, _, ok := objectHeader(f.data, offset); !ok {
 		return nil, false, nil
 	}
 	start := int64(bytes.Index(f.data[offset:min(int64(len(f.data)), offset+64)], []byte("obj"))) + offset + 3
-	end, stream, hexes, ok := scanObject(f.data, start)
+	limit := f.extent(offset)
+	end, stream, hexes, ok := scanObject(f.data[:limit], start)
 	if !ok {
+		f.parsedBytes += limit - start
 		return nil, false, nil
 	}
+	f.parsedBytes += end - start
 	var text []byte
 	last := start
 	for i, h := range hexes {

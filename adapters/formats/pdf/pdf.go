@@ -9,9 +9,12 @@
 // asked for. pdfcpu parses the object syntax and decodes the streams.
 //
 // A file whose cross-reference data does not hold (offsets that do not
-// point at their objects, a missing startxref, encryption) is read
-// instead by pdfcpu's full reader, which repairs what it can; File
-// answers the same in both cases.
+// point at their objects, a missing startxref) is read instead by one
+// scan for its objects, linear in its length (see openScan); File answers
+// the same in both cases. Only an encrypted file goes to pdfcpu's full
+// reader, which decrypts, and only up to MaxFullReadBytes: its repair
+// pass is quadratic in the length of a file without a usable
+// cross-reference table.
 package pdf
 
 import (
@@ -39,6 +42,12 @@ const (
 	// MaxDepth bounds nested resolutions (an indirect /Length in an
 	// object stream's dictionary, and so on) and page tree depth.
 	MaxDepth = 64
+	// MaxFullReadBytes bounds the files given to pdfcpu's full reader:
+	// the encrypted ones, which only it decrypts. Its repair pass (taken
+	// when the cross-reference data does not hold) costs the number of
+	// lines times the longest, some 0.4 s on 256 KiB; larger encrypted
+	// files are refused before pdfcpu sees them.
+	MaxFullReadBytes = 256 << 10
 )
 
 // ErrBroken is the error of a file that neither reader can read.
@@ -48,9 +57,12 @@ var ErrBroken = errors.New("pdf: the file structure is broken")
 type File struct {
 	data []byte
 	ctx  *model.Context
-	// repaired is set when pdfcpu's full reader read the file: objects
-	// are then its loaded ones, and entries is unused.
+	// repaired is set when the file's cross-reference data did not hold:
+	// the revision's chain is not known.
 	repaired bool
+	// full is set when pdfcpu's full reader read the file (an encrypted
+	// one): objects are then its loaded ones, and entries is unused.
+	full     bool
 	entries  map[int]entry
 	trailer  types.Dict
 	sections []int64 // the cross-reference sections read, newest first
@@ -64,6 +76,16 @@ type File struct {
 	parsed map[int64]*section
 	// read is how far reading the cross-reference sections went.
 	read int64
+
+	// heads and streamData are what openScan found: where each object
+	// starts, and the stream data passed over. Nil for a file read
+	// through its cross-reference data.
+	heads      []int64
+	streamData [][2]int64
+	// parsedBytes counts the bytes parse went over, for tests: a scanned
+	// file's objects end where the next begins, so reading every object
+	// goes over the file about once.
+	parsedBytes int64
 }
 
 // sharedObjects are the parsed objects the revisions of one file share:
@@ -108,7 +130,9 @@ func config() *model.Configuration {
 }
 
 // Open reads the cross-reference sections of data, the revision that
-// ends where data ends. data must not change while the File is in use.
+// ends where data ends; when they do not hold, it scans data for its
+// objects (Repaired). An encrypted file is read by pdfcpu's full reader,
+// up to MaxFullReadBytes. data must not change while the File is in use.
 func Open(data []byte) (f *File, err error) {
 	// pdfcpu panics on some malformed input: its panic is a broken file;
 	// a panic of our own code goes on up (Recover).
@@ -117,19 +141,40 @@ func Open(data []byte) (f *File, err error) {
 			f, err = nil, Recover(p)
 		}
 	}()
-	if f, err := openXRef(data); err == nil {
+	f, err = openXRef(data)
+	if err == nil {
 		return f, nil
+	}
+	if !errors.Is(err, errEncrypted) {
+		if f, err = openScan(data); err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, errEncrypted) {
+			return nil, fmt.Errorf("%w: %w", ErrBroken, err)
+		}
 	}
 	return openFull(data)
 }
 
-// openFull reads data with pdfcpu's full reader, which repairs what it can.
+// openFull reads an encrypted file with pdfcpu's full reader, which
+// decrypts; a file longer than MaxFullReadBytes is refused first.
 func openFull(data []byte) (*File, error) {
+	if len(data) > MaxFullReadBytes {
+		return nil, fmt.Errorf("%w: %w: the file is encrypted and has %d bytes: only pdfcpu's full reader decrypts, and it is given at most %d",
+			ErrBroken, ErrLimit, len(data), MaxFullReadBytes)
+	}
+	return readFull(data)
+}
+
+// readFull reads data with pdfcpu's full reader, which decrypts and
+// repairs what it can, in time quadratic in the length of a file it
+// repairs: only openFull calls it.
+func readFull(data []byte) (*File, error) {
 	ctx, err := pdfcpu.Read(bytes.NewReader(data), config())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
 	}
-	return &File{data: data, ctx: ctx, repaired: true}, nil
+	return &File{data: data, ctx: ctx, repaired: true, full: true}, nil
 }
 
 // OpenExact is Open without the repair: it reads data only through its
@@ -362,7 +407,7 @@ func openXRefHint(data []byte, hint int) (*File, error) {
 		return nil, errors.New("pdf: the trailer names no catalog")
 	}
 	if _, ok := f.trailer.Find("Encrypt"); ok {
-		return nil, errors.New("pdf: encrypted")
+		return nil, errEncrypted
 	}
 	if err := f.checkOffsets(); err != nil {
 		return nil, err
@@ -371,12 +416,13 @@ func openXRefHint(data []byte, hint int) (*File, error) {
 }
 
 // Repaired reports whether the file's cross-reference data did not hold
-// and pdfcpu's full reader read it.
+// (or it is encrypted): its objects were found by scanning the file, or
+// by pdfcpu's full reader, and its revisions are not known.
 func (f *File) Repaired() bool { return f.repaired }
 
 // RootRef is the catalog's object, nil when it is direct.
 func (f *File) RootRef() *types.IndirectRef {
-	if f.repaired {
+	if f.full {
 		return f.ctx.XRefTable.Root
 	}
 	if r, ok := f.trailer["Root"].(types.IndirectRef); ok {
@@ -388,7 +434,7 @@ func (f *File) RootRef() *types.IndirectRef {
 // InfoRef is the trailer's document information dictionary, nil when
 // there is none or it is direct.
 func (f *File) InfoRef() *types.IndirectRef {
-	if f.repaired {
+	if f.full {
 		return f.ctx.XRefTable.Info
 	}
 	if r, ok := f.trailer["Info"].(types.IndirectRef); ok {
@@ -400,7 +446,7 @@ func (f *File) InfoRef() *types.IndirectRef {
 // Numbers lists the objects in use in this revision, in no order.
 func (f *File) Numbers() []int {
 	var out []int
-	if f.repaired {
+	if f.full {
 		for n, e := range f.ctx.XRefTable.Table {
 			if n > 0 && e != nil && !e.Free {
 				out = append(out, n)
@@ -418,7 +464,7 @@ func (f *File) Numbers() []int {
 
 // Catalog is the document catalog.
 func (f *File) Catalog() (types.Dict, error) {
-	if f.repaired {
+	if f.full {
 		return f.ctx.XRefTable.Catalog()
 	}
 	d, err := f.Dict(f.trailer["Root"])
@@ -438,7 +484,7 @@ func (f *File) Resolve(o types.Object) (types.Object, error) {
 	if !ok {
 		return o, nil
 	}
-	if f.repaired {
+	if f.full {
 		return f.ctx.XRefTable.Dereference(ref)
 	}
 	return f.object(ref.ObjectNumber.Value())
@@ -494,6 +540,13 @@ func (f *File) Stream(o types.Object, limit int64) ([]byte, error) {
 
 // content decodes sd, reading its bytes where they lie in the file.
 func (f *File) content(sd types.StreamDict, limit int64) ([]byte, error) {
+	if sd.Raw == nil && f.heads != nil {
+		raw, err := f.scannedRaw(sd)
+		if err != nil {
+			return nil, err
+		}
+		sd.Raw = raw
+	}
 	if sd.Raw == nil {
 		n, err := f.streamLength(sd)
 		if err != nil {
@@ -530,7 +583,7 @@ func (f *File) streamLength(sd types.StreamDict) (int64, error) {
 
 // Where says where object n was written in this revision.
 func (f *File) Where(n int) Location {
-	if f.repaired {
+	if f.full {
 		e, ok := f.ctx.XRefTable.Find(n)
 		switch {
 		case !ok || e.Free:
@@ -574,9 +627,13 @@ func (f *File) object(n int) (types.Object, error) {
 		o, err = f.compressed(n, e)
 	} else if o, ok = f.shared.get(e.offset); !ok {
 		var parsed bool
-		if o, parsed, err = f.parse(e.offset); !parsed {
+		switch o, parsed, err = f.parse(e.offset); {
+		case !parsed && f.heads != nil:
+			// pdfcpu's reader would read on into the next objects.
+			err = fmt.Errorf("it does not end before the next object, at %d", f.extent(e.offset))
+		case !parsed:
 			o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
-		} else if err == nil {
+		case err == nil:
 			f.shared.put(e.offset, o)
 		}
 	}
