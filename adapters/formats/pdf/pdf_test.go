@@ -209,7 +209,30 @@ func TestOpenAgreesWithFullReaderOnCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d revisions of %d files read alike (every object, %d streams decoded); %d more scanned alike", revisions, len(files), streams, repaired)
+	// A revision the lazy reader refuses is read another way, or counted,
+	// not failed: the floors catch a lazy reader that starts refusing.
+	if revisions < corpusRevisionsFloor || streams < corpusStreamsFloor {
+		t.Errorf("only %d revisions compared and %d streams decoded, below the floors %d and %d: the lazy reader refuses revisions it read before",
+			revisions, streams, corpusRevisionsFloor, corpusStreamsFloor)
+	}
 }
+
+// Floors of the corpus tests: what they compared when they were set
+// (the 32 PDFs of the corpus, 2026-11). The tests skip a file or a
+// revision a reader refuses, so that a refusal is not a failure; the
+// floors make a reader that starts refusing what it read fail them. A
+// corpus that grows leaves them true; lower one only for a file taken
+// out of the corpus.
+const (
+	// TestOpenAgreesWithFullReaderOnCorpus: revisions the lazy reader
+	// opens and compares with the full one, and their streams.
+	corpusRevisionsFloor = 107
+	corpusStreamsFloor   = 1527
+	// TestRevisionReadsAsOpenExact: objects of corpus revisions compared.
+	corpusSharedObjectsFloor = 4739
+	// TestChangedSince: pairs of corpus revisions checked.
+	corpusRevisionPairsFloor = 106
+)
 
 // agree compares what f shows with what pdfcpu's full reader shows of the
 // same bytes: the pages, every object and every stream; it returns the
@@ -337,11 +360,12 @@ func TestRevisionsAndOpenExact(t *testing.T) {
 
 // revisionSamples are documents of several revisions to read them
 // through: a handmade update, and the corpus PDFs when the corpus is
-// there.
-func revisionSamples(t *testing.T) map[string][]byte {
+// there. corpus tells which samples come from the corpus.
+func revisionSamples(t *testing.T) (samples map[string][]byte, corpus map[string]bool) {
 	t.Helper()
 	_, rotated, _ := rotatedLater(t)
-	samples := map[string][]byte{"handmade": rotated, "listed ahead": listedAhead(t)}
+	samples = map[string][]byte{"handmade": rotated, "listed ahead": listedAhead(t)}
+	corpus = map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(realworld.Dir(), "files", "*.pdf"))
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -349,8 +373,9 @@ func revisionSamples(t *testing.T) map[string][]byte {
 			t.Fatal(err)
 		}
 		samples[filepath.Base(name)] = data
+		corpus[filepath.Base(name)] = true
 	}
-	return samples
+	return samples, corpus
 }
 
 // rotatedLater is a three-page document, first, and the same with an
@@ -474,8 +499,8 @@ func TestParseTricky(t *testing.T) {
 // whose object was rewritten later.
 func TestRevisionReadsAsOpenExact(t *testing.T) {
 	t.Parallel()
-	samples := revisionSamples(t)
-	compared := 0
+	samples, corpus := revisionSamples(t)
+	compared, fromCorpus := 0, 0
 	for name, data := range samples {
 		final, err := OpenExact(data)
 		if err != nil {
@@ -513,13 +538,19 @@ func TestRevisionReadsAsOpenExact(t *testing.T) {
 					t.Errorf("%s (%d bytes): object %d: shared %.200s (%v), exact %.200s (%v)", name, end, n, printed(a), errA, printed(e), errE)
 				}
 				compared++
+				if corpus[name] {
+					fromCorpus++
+				}
 			}
 		}
 	}
 	if r, err := (&File{repaired: true}).Revision(10); err == nil || r != nil {
 		t.Error("a repaired file has no revisions to open")
 	}
-	t.Logf("%d objects of %d files compared", compared, len(samples))
+	t.Logf("%d objects of %d files compared (%d of the corpus)", compared, len(samples), fromCorpus)
+	if len(corpus) > 0 && fromCorpus < corpusSharedObjectsFloor {
+		t.Errorf("only %d objects of corpus revisions compared, below the floor %d: OpenExact refuses files or revisions it read before", fromCorpus, corpusSharedObjectsFloor)
+	}
 }
 
 // ChangedSince lists every object a later revision has elsewhere than an
@@ -528,8 +559,8 @@ func TestRevisionReadsAsOpenExact(t *testing.T) {
 // one's gets no list.
 func TestChangedSince(t *testing.T) {
 	t.Parallel()
-	samples := revisionSamples(t)
-	pairs := 0
+	samples, corpus := revisionSamples(t)
+	pairs, fromCorpus := 0, 0
 	for name, data := range samples {
 		final, err := OpenExact(data)
 		if err != nil {
@@ -545,6 +576,9 @@ func TestChangedSince(t *testing.T) {
 				continue
 			}
 			pairs++
+			if corpus[name] {
+				fromCorpus++
+			}
 			in := map[int]bool{}
 			for _, n := range listed {
 				in[n] = true
@@ -559,5 +593,8 @@ func TestChangedSince(t *testing.T) {
 	if _, ok := (&File{repaired: true}).ChangedSince(&File{}); ok {
 		t.Error("a repaired file lists changes")
 	}
-	t.Logf("%d pairs of revisions checked", pairs)
+	t.Logf("%d pairs of revisions checked (%d of the corpus)", pairs, fromCorpus)
+	if len(corpus) > 0 && fromCorpus < corpusRevisionPairsFloor {
+		t.Errorf("only %d pairs of corpus revisions checked, below the floor %d: OpenExact or ChangedSince refuses revisions it read before", fromCorpus, corpusRevisionPairsFloor)
+	}
 }

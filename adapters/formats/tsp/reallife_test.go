@@ -163,7 +163,14 @@ func TestCorpusTimeStamps(t *testing.T) {
 	for _, u := range unsupported {
 		t.Logf("unsupported: %s", u)
 	}
-	is.True(tokens > 0)
+	// A token whose signature is unsupported is only logged: the floors
+	// (today's counts) make a verifier that starts refusing tokens, or a
+	// reader that stops finding them, fail the test.
+	const tokensFloor, sigFloor, essFloor, imprintFloor = 16, 13, 13, 9
+	if tokens < tokensFloor || sigOK < sigFloor || essOK < essFloor || imprintOK < imprintFloor {
+		t.Errorf("%d tokens, %d signatures verified, %d ESS references matched, %d imprints matched: below the floors %d, %d, %d, %d",
+			tokens, sigOK, essOK, imprintOK, tokensFloor, sigFloor, essFloor, imprintFloor)
+	}
 }
 
 func short(err error) string {
