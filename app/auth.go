@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/oidc"
-	"github.com/svc-dss/dss/adapters/postgres"
+	"github.com/svc-dss/dss/ports"
 )
 
 // The outcomes of Authorize a server turns into statuses
@@ -40,17 +40,20 @@ type Principal struct {
 	Development bool
 }
 
-// licenses tells whether a tenant holds a feature license now. An error
-// is an infrastructure failure.
-type licenses func(ctx context.Context, tenant, feature string) (bool, error)
-
 // authenticator verifies bearer tokens, enforces the license and finds
 // the providers of the UI login.
 type authenticator struct {
-	verifier *oidc.Verifier
-	licensed licenses
-	// provider is a tenant's provider registration, through the cache.
-	provider func(ctx context.Context, tenant string) (postgres.Provider, error)
+	verifier ports.BearerVerifier
+	// tenants knows each tenant's provider registration.
+	tenants  ports.TenantDirectory
+	licenses ports.Licenses
+	clock    func() time.Time
+}
+
+// licensed tells whether a tenant holds a feature license now. An error
+// is an infrastructure failure.
+func (a *authenticator) licensed(ctx context.Context, tenant, feature string) (bool, error) {
+	return a.licenses.HasFeature(ctx, tenant, feature, a.clock())
 }
 
 // Authorize authenticates an Authorization header value and checks that
@@ -58,8 +61,9 @@ type authenticator struct {
 // permit-all it returns the development tenant without looking at the
 // header (§5 item 4). Errors wrap ErrUnauthenticated, ErrForbidden or
 // ErrAuthUnavailable. An ErrUnauthenticated wraps an *oidc.TokenError
-// too, whose Reason is what the caller may be told: a fixed sentence that
-// never holds the token nor anything it claims.
+// too (for a token the verifier refused, under the port's
+// *ports.TokenRefusedError), whose Reason is what the caller may be told:
+// a fixed sentence that never holds the token nor anything it claims.
 func (v *Validator) Authorize(ctx context.Context, header string) (Principal, error) {
 	if v.cfg.PermitAll {
 		return Principal{Tenant: DevelopmentTenant, Development: true}, nil
@@ -73,11 +77,11 @@ func (v *Validator) Authorize(ctx context.Context, header string) (Principal, er
 	if !ok {
 		return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, &oidc.TokenError{Reason: oidc.ReasonMissing})
 	}
-	id, err := v.auth.verifier.Verify(ctx, token)
-	switch {
-	case errors.Is(err, oidc.ErrUnauthenticated):
-		return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, err)
-	case err != nil:
+	id, err := v.auth.verifier.VerifyBearer(ctx, token)
+	if err != nil {
+		if _, ok := errors.AsType[*ports.TokenRefusedError](err); ok {
+			return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, err)
+		}
 		return Principal{}, fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
 	}
 	licensed, err := v.auth.licensed(ctx, id.Tenant, FeatureValidator)
@@ -117,36 +121,41 @@ func bearerToken(header string) (string, bool) {
 }
 
 // newAuthenticator verifies tokens against the providers of the control
-// database db and reads licenses from it, both through the bounded cache
-// (postgres.DefaultCacheTTL: a revoked license takes effect within it).
+// database db and reads licenses from it, both through its bounded cache
+// (controlDB).
 func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
-	control := postgres.NewCachedControl(postgres.NewControl(db), postgres.DefaultCacheTTL, postgres.DefaultCacheEntries, clock)
-	providers := func(ctx context.Context, tenant string) (oidc.Provider, error) {
-		p, err := control.Provider(ctx, tenant)
+	control := controlDB(db, clock)
+	return &authenticator{
+		verifier: oidc.NewVerifier(oidcProviders(control), oidc.Options{Clock: clock}),
+		tenants:  control,
+		licenses: control,
+		clock:    clock,
+	}
+}
+
+// oidcProviders is the tenant directory d as the OIDC verifier asks it:
+// a tenant d does not know is oidc.ErrUnknownTenant (the token is then
+// refused), any other error an outage.
+func oidcProviders(d ports.TenantDirectory) oidc.Providers {
+	return func(ctx context.Context, tenant string) (oidc.Provider, error) {
+		p, err := d.Provider(ctx, tenant)
 		switch {
-		case errors.Is(err, postgres.ErrNotFound):
+		case errors.Is(err, ports.ErrNotFound):
 			return oidc.Provider{}, fmt.Errorf("%w: %w", oidc.ErrUnknownTenant, err)
 		case err != nil:
 			return oidc.Provider{}, err
 		}
 		return oidc.Provider{Issuer: p.Issuer, Audience: p.Audience, AccessTokens: accessTokenRule(p.AccessTokens)}, nil
 	}
-	return &authenticator{
-		verifier: oidc.NewVerifier(providers, oidc.Options{Clock: clock}),
-		provider: control.Provider,
-		licensed: func(ctx context.Context, tenant, feature string) (bool, error) {
-			return control.HasFeature(ctx, tenant, feature, clock())
-		},
-	}
 }
 
-// accessTokenRule is the verifier's rule for the control database's. An
+// accessTokenRule is the verifier's rule for the tenant directory's. An
 // unset rule stays unset, and the verifier answers ErrUnavailable.
-func accessTokenRule(r postgres.AccessTokenRule) oidc.AccessTokenRule {
+func accessTokenRule(r ports.AccessTokenRule) oidc.AccessTokenRule {
 	switch r {
-	case postgres.AccessTokensByClaims:
+	case ports.AccessTokensByClaims:
 		return oidc.AccessTokensByClaims
-	case postgres.AccessTokensATJWTOnly:
+	case ports.AccessTokensATJWTOnly:
 		return oidc.AccessTokensATJWTOnly
 	}
 	return 0

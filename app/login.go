@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/oidc"
-	"github.com/svc-dss/dss/adapters/postgres"
+	"github.com/svc-dss/dss/ports"
 )
 
 // LoginLifetime bounds the time from the redirect to the provider to its
@@ -188,24 +188,24 @@ func (v *Validator) checkLicense(ctx context.Context, tenant string) error {
 // registration for it, with the redirect URI the row gives (redirect,
 // when not empty, must be that one: a login started before a change of
 // the registration fails rather than redeem its code elsewhere).
-func (v *Validator) registration(ctx context.Context, tenant, redirect string) (postgres.Provider, oidc.Registration, error) {
+func (v *Validator) registration(ctx context.Context, tenant, redirect string) (ports.Provider, oidc.Registration, error) {
 	if v.auth == nil {
-		return postgres.Provider{}, oidc.Registration{}, fmt.Errorf("%w: no control database is configured", ErrAuthUnavailable)
+		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: no control database is configured", ErrAuthUnavailable)
 	}
-	p, err := v.auth.provider(ctx, tenant)
+	p, err := v.auth.tenants.Provider(ctx, tenant)
 	switch {
-	case errors.Is(err, postgres.ErrNotFound):
-		return postgres.Provider{}, oidc.Registration{}, fmt.Errorf("%w: %w", ErrUnknownTenant, err)
+	case errors.Is(err, ports.ErrNotFound):
+		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: %w", ErrUnknownTenant, err)
 	case err != nil:
-		return postgres.Provider{}, oidc.Registration{}, fmt.Errorf("%w: provider of tenant %s: %w", ErrAuthUnavailable, tenant, err)
+		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: provider of tenant %s: %w", ErrAuthUnavailable, tenant, err)
 	}
 	uri := redirectURI(p.RedirectBaseURL, v.cfg.BaseURL)
 	if redirect != "" && redirect != uri {
-		return postgres.Provider{}, oidc.Registration{}, fmt.Errorf("%w: the tenant's redirect URI changed during the sign-in", ErrLoginState)
+		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: the tenant's redirect URI changed during the sign-in", ErrLoginState)
 	}
 	secret, err := resolveSecret(p.ClientSecretRef, v.login.lookupEnv)
 	if err != nil {
-		return postgres.Provider{}, oidc.Registration{}, fmt.Errorf("%w: tenant %s's client_secret_ref: %w", ErrAuthUnavailable, p.Tenant, err)
+		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: tenant %s's client_secret_ref: %w", ErrAuthUnavailable, p.Tenant, err)
 	}
 	return p, oidc.Registration{Issuer: p.Issuer, ClientID: p.ClientID, Secret: secret, RedirectURI: uri}, nil
 }

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/svc-dss/dss/adapters/postgres"
-	"github.com/svc-dss/dss/adapters/signjwt"
 	"github.com/svc-dss/dss/domain/signing"
 	"github.com/svc-dss/dss/ports"
 )
@@ -90,15 +88,18 @@ type SignResult struct {
 	PSS                *signing.PSSParameters `json:"pss,omitempty"`
 	ECDSAEncoding      signing.Encoding       `json:"ecdsaEncoding,omitempty"`
 	Signatures         [][]byte               `json:"signatures"`
-	Identity           signjwt.Identity       `json:"-"`
+	Identity           ports.Caller           `json:"-"`
 }
 
-// signFlow is the signing machinery, present when a control database is.
+// signFlow is the signing machinery, present when a control database is:
+// the caller's token verified with the key it registered, its licence,
+// permission and partition, all read through the control-data ports.
 type signFlow struct {
-	jwt     *signjwt.Verifier
-	control *postgres.Control
-	cached  *postgres.CachedControl
-	hsm     ports.HSM
+	tokens      ports.SignTokenVerifier
+	licenses    ports.Licenses
+	permissions ports.Permissions
+	partitions  ports.Partitions
+	hsm         ports.HSM
 }
 
 // Sign runs one sign-ska call: the proxy's JWT over the exact body, the
@@ -123,7 +124,7 @@ func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (S
 // auditRecord is what a sign-ska call is known to be about, filled in as
 // the flow learns it: nothing before the token verifies.
 type auditRecord struct {
-	id      signjwt.Identity
+	id      ports.Caller
 	job     signing.Job
 	checked bool // job holds the checked request
 }
@@ -171,11 +172,11 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.SigningTimeout)
 	defer cancel()
 	f := s.flow
-	id, err := f.jwt.Verify(ctx, authorization, body)
+	id, err := f.tokens.VerifySignToken(ctx, authorization, body)
 	if err != nil {
-		if r, ok := errors.AsType[*signjwt.RefusalError](err); ok {
+		if r, ok := errors.AsType[*ports.TokenRefusedError](err); ok {
 			kind := ErrSignUnauthenticated
-			if errors.Is(r, signjwt.ErrForbidden) {
+			if r.Forbidden {
 				kind = ErrSignForbidden
 			}
 			return SignResult{}, &RefusalError{Kind: kind, Detail: r.Reason, Err: err}
@@ -198,14 +199,14 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 	if !strings.EqualFold(job.Tenant, id.Tenant) || !strings.EqualFold(job.Module, id.Module) {
 		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the body's tenantId and moduleUuid are not the token's"}
 	}
-	licensed, err := f.cached.HasFeature(ctx, id.Tenant, FeatureSigner, s.clock())
+	licensed, err := f.licenses.HasFeature(ctx, id.Tenant, FeatureSigner, s.clock())
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: license: %w", ErrSignUnavailable, err)
 	}
 	if !licensed {
 		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the tenant does not hold the " + FeatureSigner + " license"}
 	}
-	permitted, err := f.control.HasPermission(ctx, id.Tenant, PermissionSign)
+	permitted, err := f.permissions.HasPermission(ctx, id.Tenant, PermissionSign)
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: permission: %w", ErrSignUnavailable, err)
 	}
@@ -282,9 +283,9 @@ func badRequest(err error) error {
 // partition resolves the tenant's partition and its PIN: never from this
 // service's configuration (§1).
 func (s *Signer) partition(ctx context.Context, tenant string) (ports.Partition, error) {
-	p, err := s.flow.control.Partition(ctx, tenant)
+	p, err := s.flow.partitions.Partition(ctx, tenant)
 	switch {
-	case errors.Is(err, postgres.ErrNotFound):
+	case errors.Is(err, ports.ErrNotFound):
 		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant has no HSM partition"}
 	case err != nil:
 		return ports.Partition{}, fmt.Errorf("%w: partition: %w", ErrSignUnavailable, err)

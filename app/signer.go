@@ -11,7 +11,6 @@ import (
 
 	"github.com/svc-dss/dss/adapters/hsm"
 	"github.com/svc-dss/dss/adapters/oidc"
-	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/adapters/replay"
 	"github.com/svc-dss/dss/adapters/signjwt"
 	"github.com/svc-dss/dss/app/config"
@@ -33,20 +32,40 @@ type Signer struct {
 	flow *signFlow
 	// resource verifies the bearer tokens of the other non-public paths;
 	// nil without a configured key source (they are then denied).
-	resource *oidc.ResourceServer
+	resource ports.BearerVerifier
 }
 
 // A SignerOption changes how NewSigner wires the server.
 type SignerOption func(*signerOptions)
 
 type signerOptions struct {
-	hsm ports.HSM
+	hsm     ports.HSM
+	control SignControl
 }
 
 // WithHSM signs on h instead of the PKCS#11 adapter: for tests that need
 // an HSM that misbehaves (a slow one, to prove the signing timeout).
 func WithHSM(h ports.HSM) SignerOption {
 	return func(o *signerOptions) { o.hsm = h }
+}
+
+// SignControl is what signing reads from the control database: the
+// caller's registered key, the dss licence, the dss.sign permission and
+// the tenant's HSM partition.
+type SignControl interface {
+	ports.ClientKeys
+	ports.Licenses
+	ports.Permissions
+	ports.Partitions
+}
+
+// WithControl signs with the control data c instead of the control
+// database: for tests of the signing use case, which then need no
+// database (adapters/memcontrol). Signing is then available whether or
+// not svc.dss.control-db.url is set; the health probe still reports on
+// the database alone. c must be safe for concurrent use.
+func WithControl(c SignControl) SignerOption {
+	return func(o *signerOptions) { o.control = c }
 }
 
 // NewSigner wires the server for cfg and logs the start-up warnings of
@@ -61,7 +80,7 @@ func NewSigner(cfg config.Signer, logger *slog.Logger, opts ...SignerOption) (*S
 	} else if !cfg.JWT.Configured() {
 		logger.Warn("no JWT key source is configured (fw.security.oauth2.resourceserver.jwt.*) and permit-all is false: every non-public path other than /api/server-signing/sign-ska is denied")
 	}
-	if cfg.ControlDB.URL == "" {
+	if cfg.ControlDB.URL == "" && o.control == nil {
 		logger.Warn("no control database is configured (svc.dss.control-db.url): /api/server-signing/sign-ska answers 503")
 	}
 	resource, err := newResourceServer(cfg.JWT)
@@ -73,12 +92,16 @@ func NewSigner(cfg config.Signer, logger *slog.Logger, opts ...SignerOption) (*S
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
 	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now, resource: resource}
-	if db != nil {
+	control := o.control
+	if control == nil && db != nil {
+		control = controlDB(db, sg.clock)
+	}
+	if control != nil {
 		h := o.hsm
 		if h == nil {
 			h = hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
 		}
-		sg.flow = newSignFlow(db, h, replay.New(replayCapacity, time.Now))
+		sg.flow = newSignFlow(control, h, replay.New(replayCapacity, time.Now))
 	}
 	return sg, nil
 }
@@ -86,7 +109,7 @@ func NewSigner(cfg config.Signer, logger *slog.Logger, opts ...SignerOption) (*S
 // newResourceServer builds the verifier of the configured JWT key source,
 // or nil when none is configured. A public-key file is read here, once: a
 // file that does not read stops the start-up.
-func newResourceServer(src config.JWTKeySource) (*oidc.ResourceServer, error) {
+func newResourceServer(src config.JWTKeySource) (ports.BearerVerifier, error) {
 	if !src.Configured() {
 		return nil, nil
 	}
@@ -122,17 +145,17 @@ func (s *Signer) Authenticate(ctx context.Context, header string) error {
 	if !ok {
 		return &RefusalError{Kind: ErrUnauthenticated, Detail: oidc.ReasonMissing.String()}
 	}
-	_, err := s.resource.Verify(ctx, token)
-	switch {
-	case errors.Is(err, oidc.ErrUnauthenticated):
-		// A TokenError's Reason is a fixed sentence; any other text may
-		// name the key source or repeat what the token claimed.
-		detail := "the bearer token is not valid here"
-		if e, ok := errors.AsType[*oidc.TokenError](err); ok {
-			detail = e.Reason.String()
+	_, err := s.resource.VerifyBearer(ctx, token)
+	if err != nil {
+		if r, ok := errors.AsType[*ports.TokenRefusedError](err); ok {
+			// A refusal's Reason is a fixed sentence; any other text may
+			// name the key source or repeat what the token claimed.
+			detail := r.Reason
+			if detail == "" {
+				detail = "the bearer token is not valid here"
+			}
+			return &RefusalError{Kind: ErrUnauthenticated, Detail: detail, Err: err}
 		}
-		return &RefusalError{Kind: ErrUnauthenticated, Detail: detail, Err: err}
-	case err != nil:
 		return fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
 	}
 	return nil
@@ -143,14 +166,13 @@ func (s *Signer) Authenticate(ctx context.Context, header string) error {
 // one replica (docs/decisions/0023).
 const replayCapacity = 100_000
 
-// newSignFlow wires signing on the control database db, the HSM h and the
-// replay store r.
-func newSignFlow(db *sqlx.DB, h ports.HSM, r ports.ReplayStore) *signFlow {
-	control := postgres.NewControl(db)
+// newSignFlow wires signing on the control data c, the HSM h and the
+// replay store r: the proxies' tokens are verified with the keys c holds.
+func newSignFlow(c SignControl, h ports.HSM, r ports.ReplayStore) *signFlow {
 	lookup := func(ctx context.Context, tenant, kid string) (signjwt.Key, error) {
-		k, err := control.ClientKey(ctx, tenant, kid)
+		k, err := c.ClientKey(ctx, tenant, kid)
 		switch {
-		case errors.Is(err, postgres.ErrNotFound):
+		case errors.Is(err, ports.ErrNotFound):
 			return signjwt.Key{}, fmt.Errorf("%w: %w", signjwt.ErrUnknownKey, err)
 		case err != nil:
 			return signjwt.Key{}, err
@@ -158,10 +180,11 @@ func newSignFlow(db *sqlx.DB, h ports.HSM, r ports.ReplayStore) *signFlow {
 		return signjwt.Key{Tenant: k.Tenant, Module: k.Module, Kid: k.Kid, Algorithm: k.Algorithm, PublicKey: k.PublicKey}, nil
 	}
 	return &signFlow{
-		jwt:     signjwt.NewVerifier(lookup, r, signjwt.Options{}),
-		control: control,
-		cached:  postgres.NewCachedControl(control, postgres.DefaultCacheTTL, postgres.DefaultCacheEntries, time.Now),
-		hsm:     h,
+		tokens:      signjwt.NewVerifier(lookup, r, signjwt.Options{}),
+		licenses:    c,
+		permissions: c,
+		partitions:  c,
+		hsm:         h,
 	}
 }
 

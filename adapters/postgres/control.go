@@ -10,15 +10,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/svc-dss/dss/ports"
 )
 
 // The lookup outcomes callers branch on with errors.Is. They are always
 // returned wrapped, with the lookup and the tenant in the message.
 var (
-	// ErrNotFound: the tenant, its provider, key, module or partition is
-	// not registered, or the tenant is disabled. Callers answer 401 or
-	// 403, never 502.
-	ErrNotFound = errors.New("not found")
+	// ErrNotFound is [ports.ErrNotFound]: the tenant, its provider, key,
+	// module or partition is not registered, or the tenant is disabled.
+	// Callers answer 401 or 403, never 502.
+	ErrNotFound = ports.ErrNotFound
 
 	// ErrInvalidTenant: the tenant ID is not a UUID. Every error wrapping
 	// it also wraps ErrNotFound, so callers that only tell found from not
@@ -31,49 +33,29 @@ type invalidTenant struct{}
 func (invalidTenant) Error() string        { return "tenant id is not a UUID" }
 func (invalidTenant) Is(target error) bool { return target == ErrNotFound }
 
-// A Provider is a tenant's OpenID provider (validation-service.md §5).
-type Provider struct {
-	Tenant   string // the tenant's UUID, lower case
-	Issuer   string
-	ClientID string
-	// ClientSecretRef names where the client secret is kept; resolving it
-	// is the caller's job. Empty when the client has no secret.
-	ClientSecretRef string
-	// Audience is the aud bearer tokens must carry. Empty when the row
-	// leaves it to the OIDC layer (conventionally the client ID).
-	Audience string
-	// RedirectBaseURL is the external base URL for this tenant's redirect
-	// URI. Empty means the configured svc.dss.validator.base-url.
-	RedirectBaseURL string
-	// AccessTokens is how bearer tokens are told to be access tokens
-	// (column access_tokens). It is never zero in a Provider a lookup
-	// returns.
-	AccessTokens AccessTokenRule
-}
-
-// An AccessTokenRule is how the verifier of bearer tokens tells a
-// provider's access tokens from its ID tokens and other JWTs
-// (docs/decisions/0022, point 7). The zero value is unset: no row has it.
-type AccessTokenRule uint8
-
-const (
-	// AccessTokensByClaims ('claims', the column's default): typ at+jwt,
-	// or typ JWT or none without the claims only ID tokens carry.
-	AccessTokensByClaims AccessTokenRule = iota + 1
-	// AccessTokensATJWTOnly ('at+jwt'): typ at+jwt only.
-	AccessTokensATJWTOnly
+// The rows the lookups return are the ports' values.
+type (
+	// A Provider is a tenant's OpenID provider, a row of oidc_providers
+	// (validation-service.md §5).
+	Provider = ports.Provider
+	// An AccessTokenRule is the access_tokens column of a provider
+	// (docs/decisions/0022, point 7). Its String is the column's spelling.
+	AccessTokenRule = ports.AccessTokenRule
+	// A ClientKey is a signing-server caller's registered public key, a
+	// row of client_keys (signing-server.md §2 and §5).
+	ClientKey = ports.ClientKey
+	// A Partition is a tenant's HSM partition, a row of hsm_partitions
+	// (signing-server.md §1). It holds where to find the PIN, not the PIN.
+	Partition = ports.PartitionRegistration
 )
 
-// String is the rule as the column spells it.
-func (r AccessTokenRule) String() string {
-	switch r {
-	case AccessTokensByClaims:
-		return "claims"
-	case AccessTokensATJWTOnly:
-		return "at+jwt"
-	}
-	return fmt.Sprintf("AccessTokenRule(%d)", uint8(r))
-}
+// The rules of the access_tokens column.
+const (
+	// AccessTokensByClaims ('claims', the column's default).
+	AccessTokensByClaims = ports.AccessTokensByClaims
+	// AccessTokensATJWTOnly ('at+jwt').
+	AccessTokensATJWTOnly = ports.AccessTokensATJWTOnly
+)
 
 // ParseAccessTokenRule reads the column's spelling of a rule. Anything
 // else, such as a value a newer release allowed, is an error: a provider
@@ -88,38 +70,19 @@ func ParseAccessTokenRule(s string) (AccessTokenRule, error) {
 	return 0, fmt.Errorf("access_tokens %q is not a rule this release knows", s)
 }
 
-// A ClientKey is a signing-server caller's registered public key
-// (signing-server.md §2 and §5).
-type ClientKey struct {
-	Tenant string // the tenant's UUID, lower case
-	// Module is the UUID of the DSS module instance the key is registered
-	// for; the caller must reject a request naming another module.
-	Module    string
-	Kid       string
-	Algorithm string // JWS name: RS256 … PS512, ES256 … ES512
-	// PublicKey is the key as registered: PEM ("-----BEGIN PUBLIC
-	// KEY-----") or a JWK as JSON. It is not parsed here.
-	PublicKey string
-}
-
-// A Partition is a tenant's HSM partition (signing-server.md §1). It
-// holds where to find the PIN, not the PIN.
-type Partition struct {
-	Tenant string // the tenant's UUID, lower case
-	Type   string // partition type, as provisioned
-	// Library is the path of the PKCS#11 module to load.
-	Library string
-	// Host is the network address of the HSM; empty for a local library.
-	Host string
-	// Slot is the PKCS#11 slot ID; nil means the token is found by
-	// TokenLabel. At least one of the two is set.
-	Slot       *uint
-	TokenLabel string
-	User       string
-	// PINRef names where the partition PIN is kept; resolving it, per
-	// request, is the caller's job.
-	PINRef string
-}
+// Control implements the control-data ports; [CachedControl] does too.
+var (
+	_ ports.TenantDirectory = (*Control)(nil)
+	_ ports.Licenses        = (*Control)(nil)
+	_ ports.Permissions     = (*Control)(nil)
+	_ ports.ClientKeys      = (*Control)(nil)
+	_ ports.Partitions      = (*Control)(nil)
+	_ ports.TenantDirectory = (*CachedControl)(nil)
+	_ ports.Licenses        = (*CachedControl)(nil)
+	_ ports.Permissions     = (*CachedControl)(nil)
+	_ ports.ClientKeys      = (*CachedControl)(nil)
+	_ ports.Partitions      = (*CachedControl)(nil)
+)
 
 // Control answers the control-database lookups over a pool, normally the
 // read-only one from [Open]. It is safe for concurrent use and caches

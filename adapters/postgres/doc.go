@@ -76,12 +76,18 @@
 //
 // # Lookups and errors
 //
-// [Control] answers the lookups. Every method takes the context first and
-// returns one of three outcomes, which callers map to statuses:
+// [Control] answers the lookups; it and [CachedControl] implement the
+// control-data ports [ports.TenantDirectory], [ports.Licenses],
+// [ports.Permissions], [ports.ClientKeys] and [ports.Partitions], whose
+// contract suite (adapters/controltest) the tests run on both. The rows
+// are the ports' values ([Provider] is [ports.Provider], and so on).
+// Every method takes the context first and returns one of three outcomes,
+// which callers map to statuses:
 //
 //   - a result;
-//   - an error wrapping [ErrNotFound]: the tenant, provider, key, module or
-//     partition is unknown, or the tenant is disabled (401 or 403);
+//   - an error wrapping [ErrNotFound], which is [ports.ErrNotFound]: the
+//     tenant, provider, key, module or partition is unknown, or the tenant
+//     is disabled (401 or 403);
 //   - any other error: the database did not answer or failed (502).
 //
 // The predicates [Control.HasFeature] and [Control.HasPermission] answer
