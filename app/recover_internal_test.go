@@ -120,7 +120,7 @@ func TestValidationPanic(t *testing.T) {
 		value  string // in the panic
 		frame  string // a function the stack names
 	}{
-		{"a reader panics", panickingReader{}, nil, "assignment to entry in nil map", "app.panickingReader.Read"},
+		{"a reader panics", panickingReader{}, nil, "slice bounds out of range", "app.panickingReader.Read"},
 		{"a signature worker panics", oneSignature{p.SignerRSA.Certificate}, func(v *Validator) { v.validation.issuers = panickingIssuers{} },
 			"issuers: boom", "app.panickingIssuers.Issuers"},
 	}
