@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
@@ -34,14 +36,23 @@ var ErrUnreadable = ports.ErrUnreadable
 // wraps ErrUnreadable. That message is for the log and the validate
 // command: it may quote the document (its file name, its field names,
 // its bytes). A server tells the sender Reason alone.
-type UnreadableError struct{ Err error }
+type UnreadableError struct {
+	Err error
+	// Formats names the formats the service reads, for Reason; nil
+	// means those of formats.Default.
+	Formats []string
+}
 
 func (e *UnreadableError) Error() string { return e.Err.Error() }
 func (e *UnreadableError) Unwrap() error { return e.Err }
 
 // Reason says what went wrong in fixed words.
 func (e *UnreadableError) Reason() string {
-	return "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read"
+	names := e.Formats
+	if names == nil {
+		names = formats.Default().Names()
+	}
+	return fmt.Sprintf("unreadable document: it is in a format this service reads (%s), but its structure cannot be read", strings.Join(names, ", "))
 }
 
 // maxAIAHops bounds how far up a chain issuers are fetched by AIA.
@@ -58,7 +69,10 @@ type ValidateOptions struct {
 
 // validation holds the parts a validation uses; the Validator wires them.
 type validation struct {
-	anchors    *anchorCache
+	anchors *anchorCache
+	// formats are the formats the service reads; readers their readers,
+	// each behind its format's detector, tried in order.
+	formats    *formats.Registry
 	readers    []ports.DocumentReader
 	revocation ports.RevocationSource
 	issuers    ports.CertificateSource
@@ -164,12 +178,12 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 			continue
 		case errors.Is(err, ports.ErrUnreadable):
 			v.logParserPanic(ctx, doc, err)
-			return nil, &UnreadableError{err}
+			return nil, &UnreadableError{Err: err, Formats: v.validation.formats.Names()}
 		default:
 			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
 		}
 	}
-	return nil, fmt.Errorf("%w: not a signature format this service reads (CAdES, PAdES)", ports.ErrUnreadable)
+	return nil, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.validation.formats.List())
 }
 
 // inputs gathers what the process needs beyond the evidence: the plan of

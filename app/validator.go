@@ -11,8 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/egress"
-	"github.com/svc-dss/dss/adapters/formats/cades"
-	"github.com/svc-dss/dss/adapters/formats/pades"
+	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/privateca"
@@ -47,6 +46,17 @@ type ValidatorOption func(*validatorOptions)
 type validatorOptions struct {
 	lookupEnv func(string) (string, bool)
 	readers   []ports.DocumentReader // WithReaders
+	formats   *formats.Registry
+}
+
+// WithFormats reads the formats of reg instead of those of
+// formats.Default: for tests that register a format of their own. The
+// error for an upload of no format reg reads names reg's formats.
+func WithFormats(reg *formats.Registry) ValidatorOption {
+	if reg == nil {
+		panic("app: WithFormats: nil registry")
+	}
+	return func(o *validatorOptions) { o.formats = reg }
 }
 
 // WithLookupEnv reads the environment variables that client secret
@@ -61,7 +71,7 @@ func WithLookupEnv(lookup func(string) (string, bool)) ValidatorOption {
 // authentication assets) and never fails for trust configuration: a
 // missing keystore is a warning and a banner, not a refusal (§1).
 func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...ValidatorOption) (*Validator, error) {
-	o := validatorOptions{lookupEnv: os.LookupEnv}
+	o := validatorOptions{lookupEnv: os.LookupEnv, formats: formats.Default()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -87,7 +97,7 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	if err != nil {
 		return nil, err
 	}
-	val, err := newValidation(cfg, logger, clock)
+	val, err := newValidation(cfg, logger, clock, o.formats)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +110,10 @@ func NewValidator(cfg config.Validator, logger *slog.Logger, clock func() time.T
 	}, nil
 }
 
-// newValidation wires the document readers and the certificate-driven
-// egress: revocation data and AIA issuers through the guarded client
-// (validation-service.md, "Egress control").
-func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (validation, error) {
+// newValidation wires the readers of the formats of reg and the
+// certificate-driven egress: revocation data and AIA issuers through the
+// guarded client (validation-service.md, "Egress control").
+func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.Time, reg *formats.Registry) (validation, error) {
 	client, err := egress.NewCertClient(egress.Options{
 		ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
 		AllowPrivateNetworksUnsafe: !cfg.Egress.DenyPrivateNetworks,
@@ -118,7 +128,8 @@ func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.
 	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
 	return validation{
 		anchors:    &anchorCache{},
-		readers:    []ports.DocumentReader{cades.NewReader(), pades.NewReader()},
+		formats:    reg,
+		readers:    reg.Readers(),
 		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
 		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),
 	}, nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/servers/internal/shell"
@@ -21,8 +22,16 @@ import (
 // command (trust status, trust refresh) or serves until ctx is done. It
 // returns the process exit code: 0 on success, 2 for unusable
 // configuration or usage, 1 for any other failure. ready, if not nil,
-// receives the bound address (tests start on port 0).
+// receives the bound address (tests start on port 0). The service reads
+// the formats of formats.Default.
 func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, ready func(net.Addr)) int {
+	return runFormats(ctx, formats.Default(), args, environ, stdout, stderr, ready)
+}
+
+// runFormats is run reading the formats of reg: tests register a format
+// of their own, which the API, the browser UI and the validate command
+// then read.
+func runFormats(ctx context.Context, reg *formats.Registry, args, environ []string, stdout, stderr io.Writer, ready func(net.Addr)) int {
 	flags, command := splitCommand(args)
 	cfg, err := config.LoadValidator(flags, environ, stderr)
 	if errors.Is(err, config.ErrHelp) {
@@ -62,7 +71,7 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 	}
 	// Client secret references (env:NAME) read the environment the
 	// service was started with.
-	a, err := app.NewValidator(cfg, logger, time.Now, app.WithLookupEnv(lookupIn(environ)))
+	a, err := app.NewValidator(cfg, logger, time.Now, app.WithLookupEnv(lookupIn(environ)), app.WithFormats(reg))
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1

@@ -112,12 +112,28 @@ func (rd *reading) signers(ctx context.Context) ([]ades.Signature, error) {
 	return out, nil
 }
 
+// Detect reports whether data is of the format Read reads: a CMS
+// ContentInfo holding SignedData (DER or BER), or a PEM "PKCS7" or "CMS"
+// block, which Read may still find unreadable. It looks at the first
+// bytes only. Read returns an error wrapping ports.ErrNotThisFormat for
+// exactly the data Detect does not claim.
+func Detect(data []byte) bool {
+	return isPEM(data) || isSignedData(data)
+}
+
+// isPEM reports whether data starts, after white space, with a PEM
+// PKCS #7 or CMS block.
+func isPEM(data []byte) bool {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	return bytes.HasPrefix(trimmed, []byte("-----BEGIN PKCS7")) || bytes.HasPrefix(trimmed, []byte("-----BEGIN CMS"))
+}
+
 // detect returns the BER of a ContentInfo holding SignedData, or an error
 // wrapping ports.ErrNotThisFormat (another format) or ports.ErrUnreadable
 // (a PEM PKCS #7 that does not decode).
 func detect(data []byte) ([]byte, error) {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if bytes.HasPrefix(trimmed, []byte("-----BEGIN PKCS7")) || bytes.HasPrefix(trimmed, []byte("-----BEGIN CMS")) {
+	if isPEM(data) {
+		trimmed := bytes.TrimLeft(data, " \t\r\n")
 		block, _ := pem.Decode(trimmed)
 		if block == nil {
 			return nil, fmt.Errorf("%w: cades: PEM PKCS #7 does not decode", ports.ErrUnreadable)

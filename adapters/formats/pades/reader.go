@@ -91,6 +91,12 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 	return sigs, nil
 }
 
+// Detect reports whether data is of the format Read reads: a PDF, which
+// Read may still find unreadable. It looks at the first kilobyte only.
+// Read returns an error wrapping ports.ErrNotThisFormat for exactly the
+// data Detect does not claim.
+func Detect(data []byte) bool { return isPDF(data) }
+
 // isPDF reports whether data starts with a PDF header, which readers find
 // within the first kilobyte (ISO 32000-2, 7.5.2 allows leading bytes).
 func isPDF(data []byte) bool {
