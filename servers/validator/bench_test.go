@@ -12,6 +12,7 @@ import (
 // (request id, access log, routing, JSON) over loopback HTTP: the fixed
 // cost every API call pays.
 func BenchmarkHealth(b *testing.B) {
+	requireDev(b, []string{"--dev"})
 	s := servertest.Run(b, run, []string{"--dev"}, offline(b)).URL
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	b.ReportAllocs()

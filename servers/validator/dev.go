@@ -1,3 +1,5 @@
+//go:build dev
+
 package main
 
 import (
@@ -13,6 +15,10 @@ import (
 	"github.com/svc-dss/dss/fixtures/sampleset"
 	"github.com/svc-dss/dss/fixtures/tl"
 )
+
+// devBuild reports that this binary has development mode: built with
+// the tag dev, which go tool task run and the test task set.
+const devBuild = true
 
 // devKeystorePassword protects the generated fixture keystore; it guards
 // nothing of value.

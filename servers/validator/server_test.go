@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,7 +25,17 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {
 	t.Helper()
+	requireDev(t, args)
 	return servertest.Run(t, run, args, append(offline(t), env...))
+}
+
+// requireDev skips a test that runs development mode in a build without
+// it (go test without -tags dev; go tool task test sets the tag).
+func requireDev(t testing.TB, args []string) {
+	t.Helper()
+	if !devBuild && slices.Contains(args, "--dev") {
+		t.Skip("development mode needs the build tag dev (go tool task test sets it)")
+	}
 }
 
 // offline is the environment every test starts from: a free port, a

@@ -64,6 +64,7 @@ func ecosystemFor(t *testing.T, p *pki.PKI) (*tl.Ecosystem, []string) {
 
 func command(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
+	requireDev(t, args)
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, env, &out, &errOut, nil)
 	return code, out.String(), errOut.String()
