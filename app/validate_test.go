@@ -15,10 +15,10 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
-	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
 	"github.com/svc-dss/dss/ports"
@@ -447,22 +447,22 @@ func TestValidateTwoSigners(t *testing.T) {
 	signedAt := s.at.Add(-time.Hour)
 	tests := []struct {
 		name    string
-		second  cms.Signer
+		second  cmswrite.Signer
 		extra   []*x509.Certificate
 		results []string // indication/sub-indication of each signature, in document order
 		valid   bool
 	}{
-		{"both trusted", cms.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signedAt}, nil,
+		{"both trusted", cmswrite.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signedAt}, nil,
 			[]string{"TOTAL_PASSED/", "TOTAL_PASSED/"}, true},
-		{"second untrusted", cms.Signer{Certificate: untrusted.Signer, Key: p.SignerECDSA.Key, SigningTime: signedAt}, []*x509.Certificate{untrusted.Root},
+		{"second untrusted", cmswrite.Signer{Certificate: untrusted.Signer, Key: p.SignerECDSA.Key, SigningTime: signedAt}, []*x509.Certificate{untrusted.Root},
 			[]string{"TOTAL_PASSED/", "INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			first := cms.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signedAt}
-			der, err := cms.Sign([]byte("contract"), []cms.Signer{first, tt.second},
-				cms.SignOptions{Certificates: append([]*x509.Certificate{p.Intermediate.Certificate}, tt.extra...)})
+			first := cmswrite.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signedAt}
+			der, err := cmswrite.Sign([]byte("contract"), []cmswrite.Signer{first, tt.second},
+				cmswrite.SignOptions{Certificates: append([]*x509.Certificate{p.Intermediate.Certificate}, tt.extra...)})
 			is.NoErr(err)
 			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "two.p7m", Data: der}, app.ValidateOptions{At: s.at})
 			is.NoErr(err)
@@ -475,7 +475,7 @@ func TestValidateTwoSigners(t *testing.T) {
 				}
 				got = append(got, r.Indication+"/"+sub)
 			}
-			// cms.Sign orders SignerInfos as DER sorts them: compare as sets.
+			// cmswrite.Sign orders SignerInfos as DER sorts them: compare as sets.
 			slices.Sort(got)
 			want := slices.Clone(tt.results)
 			slices.Sort(want)

@@ -12,7 +12,9 @@ const module = "github.com/svc-dss/dss"
 // TestDependencies enforces the dependency direction of ARCHITECTURE.md
 // over the non-test imports of every package in the module:
 // servers -> app -> ports -> domain, adapters -> ports -> domain, and
-// within adapters, egress -> formats (never formats -> egress).
+// within adapters, egress -> formats (never formats -> egress); fixtures
+// are linked only by fixtures and servers, the document writers only by
+// fixtures.
 func TestDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").CombinedOutput()
 	if err != nil {
@@ -22,6 +24,8 @@ func TestDependencies(t *testing.T) {
 	// randomness, environment, logging.
 	// sync and sync/atomic: the domain keeps no state shared across
 	// calls, so it needs no locks.
+	// Writers of signed documents, kept apart from the format readers.
+	writers := []string{"/fixtures/cmswrite", "/fixtures/xmlsign"}
 	impure := []string{"net", "net/http", "os", "os/exec", "os/signal", "database/sql", "log", "log/slog", "math/rand", "math/rand/v2", "io/fs", "syscall", "embed", "testing", "sync", "sync/atomic"}
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
@@ -59,6 +63,12 @@ func TestDependencies(t *testing.T) {
 			// servers' development mode may link them.
 			if own && under(rel, "/fixtures") && !under(pkg, "/fixtures") && !under(pkg, "/servers") {
 				t.Errorf("%s imports %s: fixtures are for tests", pkg, imp)
+			}
+			// The document writers sign only for fixtures and tests: no
+			// other package links them, the servers included (their
+			// development mode goes through fixtures that build documents).
+			if own && slices.ContainsFunc(writers, func(w string) bool { return under(rel, w) }) && !under(pkg, "/fixtures") {
+				t.Errorf("%s imports %s: the document writers are for fixtures and tests", pkg, imp)
 			}
 		}
 	}

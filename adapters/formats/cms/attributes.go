@@ -13,7 +13,7 @@ type Attribute struct {
 	Type asn1.ObjectIdentifier
 	// Values are the DER encodings of the attribute values, in input order.
 	Values [][]byte
-	// Raw is the attribute as found in the input (ignored by Sign).
+	// Raw is the attribute as found in the input (ignored by fixtures/cmswrite).
 	Raw []byte
 
 	// rawValues are the values as found in the input, BER perhaps.

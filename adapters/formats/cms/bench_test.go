@@ -1,9 +1,12 @@
-package cms
+package cms_test
 
 import (
 	"bytes"
 	"crypto/rand"
 	"testing"
+
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 )
 
 // benchmarkVerifyDetached measures what validating a detached CAdES costs:
@@ -16,15 +19,15 @@ func benchmarkVerifyDetached(b *testing.B, size int) {
 	if _, err := rand.Read(content); err != nil {
 		b.Fatal(err)
 	}
-	der := mustSign(b, content, []Signer{signerFor(p.SignerRSA)}, SignOptions{Detached: true})
+	der := mustSign(b, content, []cmswrite.Signer{signerFor(p.SignerRSA)}, cmswrite.SignOptions{Detached: true})
 	b.SetBytes(int64(size))
 	b.ResetTimer()
 	for b.Loop() {
-		sd, err := Parse(der)
+		sd, err := cms.Parse(der)
 		if err != nil {
 			b.Fatal(err)
 		}
-		results, err := sd.Verify(VerifyOptions{Detached: bytes.NewReader(content)})
+		results, err := sd.Verify(cms.VerifyOptions{Detached: bytes.NewReader(content)})
 		if err != nil || results[0].Err() != nil {
 			b.Fatal(err, results[0].Err())
 		}

@@ -1,4 +1,4 @@
-package cms
+package cms_test
 
 import (
 	"bytes"
@@ -19,6 +19,8 @@ import (
 	"golang.org/x/crypto/ocsp"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -58,12 +60,12 @@ func TestRoundTrip(t *testing.T) {
 			is := is.New(t)
 			s := signerFor(tt.id)
 			s.Hash, s.PSS, s.SubjectKeyID, s.NoSignedAttributes = tt.hash, tt.pss, tt.ski, tt.noAttrs
-			der := mustSign(t, testContent, []Signer{s}, SignOptions{
+			der := mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{
 				Detached:     tt.detached,
 				Certificates: []*x509.Certificate{p.Intermediate.Certificate},
 			})
 			sd := mustParse(t, der)
-			is.True(sd.ContentType.Equal(OIDData))
+			is.True(sd.ContentType.Equal(cms.OIDData))
 			is.Equal(len(sd.Certificates), 2)
 			is.Equal(len(sd.SignerInfos), 1)
 			if tt.detached {
@@ -98,7 +100,7 @@ func TestRoundTrip(t *testing.T) {
 				is.True(ids[0].Matches(tt.id.Certificate))
 				is.True(!ids[0].Matches(p.Intermediate.Certificate))
 			}
-			opts := VerifyOptions{}
+			opts := cms.VerifyOptions{}
 			if tt.detached {
 				opts.Detached = bytes.NewReader(testContent)
 			}
@@ -111,30 +113,16 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestSignedAttributesDeterministic checks that signing twice gives the
-// same signed attributes (and, with RSA PKCS #1 v1.5, the same bytes).
-func TestSignedAttributesDeterministic(t *testing.T) {
-	is := is.New(t)
-	p := testPKI(t)
-	s := signerFor(p.SignerRSA)
-	s.SignedAttributes = []Attribute{{Type: asn1.ObjectIdentifier{2, 999, 1}, Values: [][]byte{{0x05, 0x00}}}}
-	a := mustSign(t, testContent, []Signer{s}, SignOptions{})
-	b := mustSign(t, testContent, []Signer{s}, SignOptions{})
-	is.Equal(a, b)
-	sd := mustParse(t, a)
-	is.Equal(len(sd.SignerInfos[0].SignedAttrs), 5)
-}
-
 // PAdES signatures carry no signing-time attribute (EN 319 142-1, 5.3).
 func TestOmitSigningTime(t *testing.T) {
 	is := is.New(t)
 	s := signerFor(testPKI(t).SignerRSA)
 	s.OmitSigningTime = true
-	sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{}))
+	sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{}))
 	si := sd.SignerInfos[0]
-	is.Equal(len(si.SignedAttrs.Find(OIDAttrSigningTime)), 0)
+	is.Equal(len(si.SignedAttrs.Find(cms.OIDAttrSigningTime)), 0)
 	is.Equal(len(si.SignedAttrs), 3) // content-type, message-digest, signing-certificate-v2
-	res, err := sd.Verify(VerifyOptions{})
+	res, err := sd.Verify(cms.VerifyOptions{})
 	is.NoErr(err)
 	is.NoErr(res[0].Err())
 }
@@ -155,47 +143,47 @@ func TestTamper(t *testing.T) {
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return replaceOnce(t, der, testContent, bytes.ToUpper(testContent)), nil
 			},
-			want: ErrDigestMismatch,
+			want: cms.ErrDigestMismatch,
 		},
 		{
 			name: "detached content changed", id: p.SignerECDSA, detached: true,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return der, []byte("other content")
 			},
-			want: ErrDigestMismatch,
+			want: cms.ErrDigestMismatch,
 		},
 		{
 			name: "signature byte flipped RSA", id: p.SignerRSA,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return flipSignature(t, der), nil
 			},
-			want: ErrSignatureInvalid,
+			want: cms.ErrSignatureInvalid,
 		},
 		{
 			name: "signature byte flipped ECDSA", id: p.SignerECDSA,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return flipSignature(t, der), nil
 			},
-			want: ErrSignatureInvalid,
+			want: cms.ErrSignatureInvalid,
 		},
 		{
 			name: "signing time changed", id: p.SignerRSA,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return replaceOnce(t, der, []byte("260301120000Z"), []byte("260301120001Z")), nil
 			},
-			want: ErrSignatureInvalid,
+			want: cms.ErrSignatureInvalid,
 		},
 		{
 			name: "content changed without signed attributes", id: p.SignerRSA, noAttrs: true,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) {
 				return replaceOnce(t, der, testContent, bytes.ToUpper(testContent)), nil
 			},
-			want: ErrSignatureInvalid,
+			want: cms.ErrSignatureInvalid,
 		},
 		{
 			name: "detached without content", id: p.SignerRSA, detached: true,
 			tamper: func(t *testing.T, der []byte) ([]byte, []byte) { return der, nil },
-			want:   ErrNoContent,
+			want:   cms.ErrNoContent,
 		},
 	}
 	for _, tt := range tests {
@@ -203,10 +191,10 @@ func TestTamper(t *testing.T) {
 			is := is.New(t)
 			s := signerFor(tt.id)
 			s.NoSignedAttributes = tt.noAttrs
-			der := mustSign(t, testContent, []Signer{s}, SignOptions{Detached: tt.detached})
+			der := mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{Detached: tt.detached})
 			der, detached := tt.tamper(t, der)
 			sd := mustParse(t, der)
-			opts := VerifyOptions{}
+			opts := cms.VerifyOptions{}
 			if detached != nil {
 				opts.Detached = bytes.NewReader(detached)
 			}
@@ -214,8 +202,8 @@ func TestTamper(t *testing.T) {
 			is.NoErr(err)
 			err = results[0].Err()
 			is.True(errors.Is(err, tt.want)) // the error names the alteration
-			if !errors.Is(tt.want, ErrNoContent) {
-				is.True(IsTampered(err))
+			if !errors.Is(tt.want, cms.ErrNoContent) {
+				is.True(cms.IsTampered(err))
 			}
 		})
 	}
@@ -248,16 +236,16 @@ func TestBER(t *testing.T) {
 	content := bytes.Repeat([]byte("0123456789abcdef"), 300)
 	for _, detached := range []bool{false, true} {
 		s := signerFor(p.SignerRSA)
-		s.CounterSigners = []Signer{signerFor(p.SignerECDSA)}
-		der := mustSign(t, content, []Signer{s, signerFor(p.SignerECDSAQC)},
-			SignOptions{Detached: detached, Certificates: []*x509.Certificate{p.Intermediate.Certificate}})
+		s.CounterSigners = []cmswrite.Signer{signerFor(p.SignerECDSA)}
+		der := mustSign(t, content, []cmswrite.Signer{s, signerFor(p.SignerECDSAQC)},
+			cmswrite.SignOptions{Detached: detached, Certificates: []*x509.Certificate{p.Intermediate.Certificate}})
 		variants := []struct {
 			name    string
 			ber     []byte
 			attrBER bool
 		}{
-			{"everything indefinite", toBER(t, der, 1000, always), true},
-			{"outer structure indefinite", toBER(t, der, 512, func(e element) bool { return e.depth <= 4 }), false},
+			{"everything indefinite", cms.ToBER(t, der, 1000, always), true},
+			{"outer structure indefinite", cms.ToBER(t, der, 512, func(depth int) bool { return depth <= 4 }), false},
 		}
 		for _, v := range variants {
 			t.Run(v.name, func(t *testing.T) {
@@ -279,7 +267,7 @@ func TestBER(t *testing.T) {
 					is.Equal(si.Signature, w.Signature)
 					is.Equal(len(si.CounterSignatures), len(w.CounterSignatures))
 				}
-				opts := VerifyOptions{}
+				opts := cms.VerifyOptions{}
 				if detached {
 					opts.Detached = bytes.NewReader(content)
 				}
@@ -303,14 +291,14 @@ func TestCounterSignature(t *testing.T) {
 	p := testPKI(t)
 	inner := signerFor(p.SignerRSAQC)
 	cs := signerFor(p.SignerECDSA)
-	cs.CounterSigners = []Signer{inner} // a counter-signature of the counter-signature
+	cs.CounterSigners = []cmswrite.Signer{inner} // a counter-signature of the counter-signature
 	s := signerFor(p.SignerRSA)
-	s.CounterSigners = []Signer{cs, signerFor(p.SignerECDSAQC)}
-	sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{}))
+	s.CounterSigners = []cmswrite.Signer{cs, signerFor(p.SignerECDSAQC)}
+	sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{}))
 	is.Equal(len(sd.Certificates), 4) // signer and three counter-signers
 	si := sd.SignerInfos[0]
 	is.Equal(len(si.CounterSignatures), 2)
-	is.Equal(len(si.UnsignedAttrs.Find(OIDAttrCounterSignature)), 1)
+	is.Equal(len(si.UnsignedAttrs.Find(cms.OIDAttrCounterSignature)), 1)
 	for _, c := range si.CounterSignatures {
 		is.True(c.SignedAttrs != nil)
 		_, hasCT, _ := c.ContentTypeAttr()
@@ -318,10 +306,10 @@ func TestCounterSignature(t *testing.T) {
 		r := sd.VerifyCounterSignature(si, c, nil)
 		is.NoErr(r.Err())
 		// Against another signature value the digest does not match.
-		other := &SignerInfo{Signature: []byte("not the countersigned value")}
-		is.True(errors.Is(sd.VerifyCounterSignature(other, c, nil).ContentErr, ErrDigestMismatch))
+		other := &cms.SignerInfo{Signature: []byte("not the countersigned value")}
+		is.True(errors.Is(sd.VerifyCounterSignature(other, c, nil).ContentErr, cms.ErrDigestMismatch))
 	}
-	var nested *SignerInfo
+	var nested *cms.SignerInfo
 	for _, c := range si.CounterSignatures {
 		if len(c.CounterSignatures) == 1 {
 			nested = c
@@ -341,10 +329,10 @@ func TestMultipleSigners(t *testing.T) {
 	ski := signerFor(p.SignerECDSAQC)
 	ski.SubjectKeyID = true
 	ids := []*pki.Identity{p.SignerRSA, p.SignerECDSA, p.SignerRSAQC, p.SignerECDSAQC}
-	der := mustSign(t, testContent, []Signer{signerFor(p.SignerRSA), signerFor(p.SignerECDSA), pss, ski}, SignOptions{Detached: true})
+	der := mustSign(t, testContent, []cmswrite.Signer{signerFor(p.SignerRSA), signerFor(p.SignerECDSA), pss, ski}, cmswrite.SignOptions{Detached: true})
 	sd := mustParse(t, der)
 	is.Equal(len(sd.SignerInfos), 4)
-	results, err := sd.Verify(VerifyOptions{Detached: bytes.NewReader(testContent)})
+	results, err := sd.Verify(cms.VerifyOptions{Detached: bytes.NewReader(testContent)})
 	is.NoErr(err)
 	found := map[string]bool{}
 	for _, r := range results {
@@ -359,13 +347,13 @@ func TestMultipleSigners(t *testing.T) {
 	flipped := bytes.Clone(sig)
 	flipped[0] ^= 0x80
 	sd = mustParse(t, replaceOnce(t, der, sig, flipped))
-	results, err = sd.Verify(VerifyOptions{Detached: bytes.NewReader(testContent)})
+	results, err = sd.Verify(cms.VerifyOptions{Detached: bytes.NewReader(testContent)})
 	is.NoErr(err)
 	failed := 0
 	for _, r := range results {
 		if r.Err() != nil {
 			failed++
-			is.True(errors.Is(r.SignatureErr, ErrSignatureInvalid))
+			is.True(errors.Is(r.SignatureErr, cms.ErrSignatureInvalid))
 		}
 	}
 	is.Equal(failed, 1)
@@ -380,16 +368,16 @@ func TestSignerNotFound(t *testing.T) {
 	for _, ski := range []bool{false, true} {
 		s := signerFor(p.SignerECDSA)
 		s.SubjectKeyID = ski
-		sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{}))
+		sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{}))
 		sd.Certificates = nil
-		results, err := sd.Verify(VerifyOptions{})
+		results, err := sd.Verify(cms.VerifyOptions{})
 		is.NoErr(err)
-		is.True(errors.Is(results[0].SignatureErr, ErrSignerNotFound))
+		is.True(errors.Is(results[0].SignatureErr, cms.ErrSignerNotFound))
 		is.NoErr(results[0].ContentErr)
 		_, err = sd.FindSigner(sd.SignerInfos[0], nil)
-		is.True(errors.Is(err, ErrSignerNotFound))
+		is.True(errors.Is(err, cms.ErrSignerNotFound))
 
-		results, err = sd.Verify(VerifyOptions{Certificates: []*x509.Certificate{p.SignerRSA.Certificate, p.SignerECDSA.Certificate}})
+		results, err = sd.Verify(cms.VerifyOptions{Certificates: []*x509.Certificate{p.SignerRSA.Certificate, p.SignerECDSA.Certificate}})
 		is.NoErr(err)
 		is.NoErr(results[0].Err())
 
@@ -397,10 +385,10 @@ func TestSignerNotFound(t *testing.T) {
 		// genuine one supplied by the caller must still be found.
 		sd.Certificates = []*x509.Certificate{plantedTwin(t, p.SignerECDSA.Certificate)}
 		is.True(sd.SignerInfos[0].SID.Matches(sd.Certificates[0]))
-		results, err = sd.Verify(VerifyOptions{})
+		results, err = sd.Verify(cms.VerifyOptions{})
 		is.NoErr(err)
-		is.True(errors.Is(results[0].SignatureErr, ErrSignatureInvalid))
-		results, err = sd.Verify(VerifyOptions{Certificates: []*x509.Certificate{p.SignerECDSA.Certificate}})
+		is.True(errors.Is(results[0].SignatureErr, cms.ErrSignatureInvalid))
+		results, err = sd.Verify(cms.VerifyOptions{Certificates: []*x509.Certificate{p.SignerECDSA.Certificate}})
 		is.NoErr(err)
 		is.NoErr(results[0].Err())
 		is.True(results[0].Certificate.Equal(p.SignerECDSA.Certificate))
@@ -440,16 +428,16 @@ func TestContentTypeMismatch(t *testing.T) {
 	is := is.New(t)
 	p := testPKI(t)
 	s := signerFor(p.SignerRSA)
-	der := mustSign(t, testContent, []Signer{s}, SignOptions{ContentType: OIDTSTInfo})
+	der := mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{ContentType: cms.OIDTSTInfo})
 	sd := mustParse(t, der)
 	is.Equal(sd.Version, 3)
-	results, err := sd.Verify(VerifyOptions{})
+	results, err := sd.Verify(cms.VerifyOptions{})
 	is.NoErr(err)
 	is.NoErr(results[0].Err())
-	sd.ContentType = OIDData
-	results, err = sd.Verify(VerifyOptions{})
+	sd.ContentType = cms.OIDData
+	results, err = sd.Verify(cms.VerifyOptions{})
 	is.NoErr(err)
-	is.True(errors.Is(results[0].ContentErr, ErrContentTypeMismatch))
+	is.True(errors.Is(results[0].ContentErr, cms.ErrContentTypeMismatch))
 }
 
 // TestUnsupported checks that unknown algorithms are reported as such,
@@ -465,29 +453,29 @@ func TestUnsupported(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		modify func(si *SignerInfo)
-		check  func(r SignerResult) error
+		modify func(si *cms.SignerInfo)
+		check  func(r cms.SignerResult) error
 	}{
-		{"DSA signature", func(si *SignerInfo) {
+		{"DSA signature", func(si *cms.SignerInfo) {
 			si.SignatureAlgorithm = algID(asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 3, 2})
-		}, func(r SignerResult) error { return r.SignatureErr }},
-		{"RIPEMD-160 digest", func(si *SignerInfo) {
+		}, func(r cms.SignerResult) error { return r.SignatureErr }},
+		{"RIPEMD-160 digest", func(si *cms.SignerInfo) {
 			si.DigestAlgorithm = algID(cert.OIDRIPEMD160)
-		}, func(r SignerResult) error { return r.ContentErr }},
-		{"ECDSA algorithm for an RSA key", func(si *SignerInfo) {
+		}, func(r cms.SignerResult) error { return r.ContentErr }},
+		{"ECDSA algorithm for an RSA key", func(si *cms.SignerInfo) {
 			si.SignatureAlgorithm = algID(asn1.ObjectIdentifier{1, 2, 840, 10045, 4, 3, 2})
-		}, func(r SignerResult) error { return r.SignatureErr }},
+		}, func(r cms.SignerResult) error { return r.SignatureErr }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			sd := mustParse(t, mustSign(t, testContent, []Signer{signerFor(p.SignerRSA)}, SignOptions{}))
+			sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{signerFor(p.SignerRSA)}, cmswrite.SignOptions{}))
 			tt.modify(sd.SignerInfos[0])
-			results, err := sd.Verify(VerifyOptions{})
+			results, err := sd.Verify(cms.VerifyOptions{})
 			is.NoErr(err)
 			err = tt.check(results[0])
-			is.True(errors.Is(err, ErrUnsupported))
-			is.True(!IsTampered(err))
+			is.True(errors.Is(err, cms.ErrUnsupported))
+			is.True(!cms.IsTampered(err))
 		})
 	}
 }
@@ -495,36 +483,36 @@ func TestUnsupported(t *testing.T) {
 // TestMalformed checks inputs that are not SignedData.
 func TestMalformed(t *testing.T) {
 	p := testPKI(t)
-	good := mustSign(t, testContent, []Signer{signerFor(p.SignerRSA)}, SignOptions{})
+	good := mustSign(t, testContent, []cmswrite.Signer{signerFor(p.SignerRSA)}, cmswrite.SignOptions{})
 	enveloped, _ := asn1.Marshal(struct {
 		OID     asn1.ObjectIdentifier
 		Content asn1.RawValue `asn1:"explicit,tag:0"`
 	}{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 7, 3}, asn1.RawValue{FullBytes: []byte{0x30, 0x00}}})
-	deep := bytes.Repeat([]byte{0x30, 0x80}, MaxDepth+2)
+	deep := bytes.Repeat([]byte{0x30, 0x80}, cms.MaxDepth+2)
 	tests := []struct {
 		name string
 		in   []byte
 		want error
 	}{
-		{"empty", nil, ErrMalformed},
-		{"truncated", good[:len(good)-10], ErrMalformed},
-		{"trailing data", append(bytes.Clone(good), 0x01), ErrMalformed},
-		{"enveloped data", enveloped, ErrUnsupported},
-		{"too deep", deep, ErrLimitExceeded},
-		{"indefinite primitive", []byte{0x04, 0x80, 0x00, 0x00}, ErrMalformed},
-		{"length beyond input", []byte{0x30, 0x84, 0x7f, 0xff, 0xff, 0xff}, ErrMalformed},
-		{"five length octets", []byte{0x30, 0x85, 0, 0, 0, 0, 1, 0}, ErrMalformed},
+		{"empty", nil, cms.ErrMalformed},
+		{"truncated", good[:len(good)-10], cms.ErrMalformed},
+		{"trailing data", append(bytes.Clone(good), 0x01), cms.ErrMalformed},
+		{"enveloped data", enveloped, cms.ErrUnsupported},
+		{"too deep", deep, cms.ErrLimitExceeded},
+		{"indefinite primitive", []byte{0x04, 0x80, 0x00, 0x00}, cms.ErrMalformed},
+		{"length beyond input", []byte{0x30, 0x84, 0x7f, 0xff, 0xff, 0xff}, cms.ErrMalformed},
+		{"five length octets", []byte{0x30, 0x85, 0, 0, 0, 0, 1, 0}, cms.ErrMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			_, err := Parse(tt.in)
+			_, err := cms.Parse(tt.in)
 			is.True(errors.Is(err, tt.want))
 		})
 	}
 	t.Run("trailing zeros", func(t *testing.T) {
 		is := is.New(t)
-		_, err := Parse(append(bytes.Clone(good), 0, 0, 0, 0))
+		_, err := cms.Parse(append(bytes.Clone(good), 0, 0, 0, 0))
 		is.NoErr(err)
 	})
 }
@@ -535,14 +523,14 @@ func TestAttributesSingle(t *testing.T) {
 	v := []byte{0x05, 0x00}
 	tests := []struct {
 		name    string
-		attrs   Attributes
+		attrs   cms.Attributes
 		wantOK  bool
 		wantErr bool
 	}{
 		{"absent", nil, false, false},
-		{"one", Attributes{{Type: oid, Values: [][]byte{v}}}, true, false},
-		{"repeated", Attributes{{Type: oid, Values: [][]byte{v}}, {Type: oid, Values: [][]byte{v}}}, true, true},
-		{"two values", Attributes{{Type: oid, Values: [][]byte{v, v}}}, true, true},
+		{"one", cms.Attributes{{Type: oid, Values: [][]byte{v}}}, true, false},
+		{"repeated", cms.Attributes{{Type: oid, Values: [][]byte{v}}, {Type: oid, Values: [][]byte{v}}}, true, true},
+		{"two values", cms.Attributes{{Type: oid, Values: [][]byte{v, v}}}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -567,7 +555,7 @@ func TestSigningTimeEncoding(t *testing.T) {
 		is := is.New(t)
 		s := signerFor(p.SignerRSA)
 		s.SigningTime = at
-		sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{}))
+		sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{}))
 		got, ok, err := sd.SignerInfos[0].SigningTime()
 		is.NoErr(err)
 		is.True(ok)
@@ -596,9 +584,9 @@ func TestNegativeSerialSigner(t *testing.T) {
 	c, err := cert.Parse(neg)
 	is.NoErr(err)
 	is.Equal(c.SerialNumber.Int64(), int64(-1))
-	sd := mustParse(t, mustSign(t, testContent, []Signer{{Certificate: c, Key: key, SigningTime: signingTime}}, SignOptions{}))
+	sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{{Certificate: c, Key: key, SigningTime: signingTime}}, cmswrite.SignOptions{}))
 	is.Equal(sd.SignerInfos[0].SID.SerialNumber.Int64(), int64(-1))
-	results, err := sd.Verify(VerifyOptions{})
+	results, err := sd.Verify(cms.VerifyOptions{})
 	is.NoErr(err)
 	is.NoErr(results[0].Err())
 }
@@ -636,22 +624,22 @@ func TestRevocationInfo(t *testing.T) {
 	is.NoErr(err)
 	resp, err := p.OCSPResponse(req, pki.ReferenceTime)
 	is.NoErr(err)
-	der := mustSign(t, testContent, []Signer{signerFor(p.SignerRSA)}, SignOptions{
+	der := mustSign(t, testContent, []cmswrite.Signer{signerFor(p.SignerRSA)}, cmswrite.SignOptions{
 		CRLs:                [][]byte{crl},
-		OtherRevocationInfo: []OtherRevocationInfo{{Format: OIDRevInfoOCSPResponse, Info: resp}},
+		OtherRevocationInfo: []cms.OtherRevocationInfo{{Format: cms.OIDRevInfoOCSPResponse, Info: resp}},
 	})
 	sd := mustParse(t, der)
 	is.Equal(sd.Version, 5)
 	is.Equal(sd.CRLs, [][]byte{crl})
 	is.Equal(len(sd.OtherRevocationInfo), 1)
-	is.True(sd.OtherRevocationInfo[0].Format.Equal(OIDRevInfoOCSPResponse))
+	is.True(sd.OtherRevocationInfo[0].Format.Equal(cms.OIDRevInfoOCSPResponse))
 	is.Equal(sd.OtherRevocationInfo[0].Info, resp)
 	parsed, err := ocsp.ParseResponse(sd.OtherRevocationInfo[0].Info, p.Intermediate.Certificate)
 	is.NoErr(err)
 	is.Equal(parsed.Status, ocsp.Good)
 	_, err = x509.ParseRevocationList(sd.CRLs[0])
 	is.NoErr(err)
-	results, err := sd.Verify(VerifyOptions{})
+	results, err := sd.Verify(cms.VerifyOptions{})
 	is.NoErr(err)
 	is.NoErr(results[0].Err())
 }

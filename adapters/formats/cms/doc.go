@@ -1,4 +1,4 @@
-// Package cms reads, verifies and (for fixtures) writes CMS SignedData
+// Package cms reads and verifies CMS SignedData
 // (RFC 5652), the container of CAdES signatures and RFC 3161 time-stamp
 // tokens.
 //
@@ -29,9 +29,9 @@
 //     and brainpool curves) or Ed25519, with SHA-1, SHA-2 or SHA-3.
 //   - SigningCertificate and ParseSigningCertificate read ESS
 //     signing-certificate(-v2) attributes; ESSCertID.Matches checks one.
-//   - Sign writes SignedData for fixtures and tests: attached or detached,
-//     several signers, counter-signers, RSA PKCS #1 v1.5, RSASSA-PSS,
-//     ECDSA and Ed25519, with deterministic DER signed attributes.
+//
+// It does not write SignedData: fixtures/cmswrite does, for fixtures and
+// tests.
 //
 // Outcomes are typed (see the errors): a digest mismatch, a signature value
 // that does not verify, a signer certificate not found, an unsupported

@@ -1,12 +1,12 @@
-package cms
+package cms_test
 
 import (
-	"bytes"
-	"encoding/asn1"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -31,14 +31,14 @@ func testPKI(tb testing.TB) *pki.PKI {
 }
 
 // signerFor is a Signer for a fixture identity at signingTime.
-func signerFor(id *pki.Identity) Signer {
-	return Signer{Certificate: id.Certificate, Key: id.Key, SigningTime: signingTime}
+func signerFor(id *pki.Identity) cmswrite.Signer {
+	return cmswrite.Signer{Certificate: id.Certificate, Key: id.Key, SigningTime: signingTime}
 }
 
 // mustSign signs content or fails tb.
-func mustSign(tb testing.TB, content []byte, signers []Signer, opts SignOptions) []byte {
+func mustSign(tb testing.TB, content []byte, signers []cmswrite.Signer, opts cmswrite.SignOptions) []byte {
 	tb.Helper()
-	der, err := Sign(content, signers, opts)
+	der, err := cmswrite.Sign(content, signers, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,77 +46,14 @@ func mustSign(tb testing.TB, content []byte, signers []Signer, opts SignOptions)
 }
 
 // mustParse parses der or fails tb.
-func mustParse(tb testing.TB, der []byte) *SignedData {
+func mustParse(tb testing.TB, der []byte) *cms.SignedData {
 	tb.Helper()
-	sd, err := Parse(der)
+	sd, err := cms.Parse(der)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return sd
 }
 
-// toBER re-encodes DER input with indefinite lengths for every constructed
-// element for which convert returns true, and splits OCTET STRINGs longer
-// than segment bytes into constructed segments (segment 0: no splitting).
-// It is how streaming CAdES signers write.
-func toBER(tb testing.TB, der []byte, segment int, convert func(e element) bool) []byte {
-	tb.Helper()
-	e, rest, err := readElement(der, 0)
-	if err != nil || len(rest) != 0 {
-		tb.Fatalf("toBER: %v", err)
-	}
-	var out bytes.Buffer
-	var walk func(e element)
-	walk = func(e element) {
-		if !e.constructed {
-			if segment > 0 && e.isUniversal(asn1.TagOctetString) && len(e.content) > segment && convert(e) {
-				out.Write([]byte{0x24, 0x80})
-				for c := e.content; len(c) > 0; {
-					n := min(segment, len(c))
-					var seg bytes.Buffer
-					writeTLV(&seg, 0x04, c[:n])
-					out.Write(seg.Bytes())
-					c = c[n:]
-				}
-				out.Write([]byte{0, 0})
-				return
-			}
-			out.Write(e.raw)
-			return
-		}
-		if !convert(e) {
-			out.Write(e.raw)
-			return
-		}
-		out.WriteByte(e.raw[0]) // CMS tags are all in the low form
-		out.WriteByte(0x80)
-		kids, err := e.children(MaxElements)
-		if err != nil {
-			tb.Fatalf("toBER: %v", err)
-		}
-		for _, k := range kids {
-			walk(k)
-		}
-		out.Write([]byte{0, 0})
-	}
-	walk(e)
-	return out.Bytes()
-}
-
-func writeTLV(w *bytes.Buffer, tag byte, content []byte) {
-	w.WriteByte(tag)
-	switch n := len(content); {
-	case n < 0x80:
-		w.WriteByte(byte(n))
-	case n < 0x100:
-		w.Write([]byte{0x81, byte(n)})
-	case n < 0x10000:
-		w.Write([]byte{0x82, byte(n >> 8), byte(n)})
-	default:
-		w.Write([]byte{0x83, byte(n >> 16), byte(n >> 8), byte(n)})
-	}
-	w.Write(content)
-}
-
 // always converts every element.
-func always(element) bool { return true }
+func always(int) bool { return true }

@@ -1,4 +1,4 @@
-package cms
+package cms_test
 
 import (
 	"bytes"
@@ -21,6 +21,8 @@ import (
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -28,7 +30,7 @@ import (
 // certificate for it issued by the fixture intermediate CA. crypto/x509
 // cannot encode such a key, so the certificate is made for a P-256
 // placeholder and its SubjectPublicKeyInfo replaced before signing.
-func brainpoolSigner(t *testing.T, p *pki.PKI) Signer {
+func brainpoolSigner(t *testing.T, p *pki.PKI) cmswrite.Signer {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(brainpool.P256r1(), rand.Reader)
 	if err != nil {
@@ -90,7 +92,7 @@ func brainpoolSigner(t *testing.T, p *pki.PKI) Signer {
 	if err := cert.CheckCertificateSignature(crt, p.Intermediate.Certificate.PublicKey); err != nil {
 		t.Fatal(err)
 	}
-	return Signer{Certificate: crt, Key: key, SigningTime: signingTime}
+	return cmswrite.Signer{Certificate: crt, Key: key, SigningTime: signingTime}
 }
 
 func build(t *testing.T, f func(b *cryptobyte.Builder)) []byte {
@@ -112,14 +114,14 @@ func TestBrainpool(t *testing.T) {
 	s := brainpoolSigner(t, p)
 	for _, ski := range []bool{false, true} {
 		s.SubjectKeyID = ski
-		sd := mustParse(t, mustSign(t, testContent, []Signer{s}, SignOptions{Detached: true}))
-		results, err := sd.Verify(VerifyOptions{Detached: bytes.NewReader(testContent)})
+		sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{Detached: true}))
+		results, err := sd.Verify(cms.VerifyOptions{Detached: bytes.NewReader(testContent)})
 		is.NoErr(err)
 		is.NoErr(results[0].Err())
 		is.True(results[0].Certificate.Equal(s.Certificate))
-		results, err = sd.Verify(VerifyOptions{Detached: bytes.NewReader([]byte("other"))})
+		results, err = sd.Verify(cms.VerifyOptions{Detached: bytes.NewReader([]byte("other"))})
 		is.NoErr(err)
-		is.True(errors.Is(results[0].ContentErr, ErrDigestMismatch))
+		is.True(errors.Is(results[0].ContentErr, cms.ErrDigestMismatch))
 	}
 }
 
@@ -147,23 +149,23 @@ func TestOpenSSL(t *testing.T) {
 	ski := signerFor(p.SignerECDSA)
 	ski.SubjectKeyID = true
 	counter := signerFor(p.SignerRSA)
-	counter.CounterSigners = []Signer{signerFor(p.SignerECDSAQC)}
+	counter.CounterSigners = []cmswrite.Signer{signerFor(p.SignerECDSAQC)}
 
 	t.Run("ours verified by openssl", func(t *testing.T) {
 		tests := []struct {
 			name     string
-			signers  []Signer
+			signers  []cmswrite.Signer
 			detached bool
 		}{
-			{"RSA attached", []Signer{signerFor(p.SignerRSA)}, false},
-			{"RSA-PSS detached", []Signer{pss}, true},
-			{"ECDSA SKI", []Signer{ski}, false},
-			{"counter-signed, two signers", []Signer{counter, signerFor(p.SignerECDSA)}, true},
-			{"brainpool", []Signer{brainpoolSigner(t, p)}, true},
+			{"RSA attached", []cmswrite.Signer{signerFor(p.SignerRSA)}, false},
+			{"RSA-PSS detached", []cmswrite.Signer{pss}, true},
+			{"ECDSA SKI", []cmswrite.Signer{ski}, false},
+			{"counter-signed, two signers", []cmswrite.Signer{counter, signerFor(p.SignerECDSA)}, true},
+			{"brainpool", []cmswrite.Signer{brainpoolSigner(t, p)}, true},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				der := mustSign(t, contentBytes, tt.signers, SignOptions{Detached: tt.detached})
+				der := mustSign(t, contentBytes, tt.signers, cmswrite.SignOptions{Detached: tt.detached})
 				args := []string{"cms", "-verify", "-noverify", "-binary", "-inform", "DER", "-in", write("sig.p7s", der), "-out", os.DevNull}
 				if tt.detached {
 					args = append(args, "-content", content)
@@ -204,7 +206,7 @@ func TestOpenSSL(t *testing.T) {
 				is.NoErr(err)
 				is.Equal(der[1] == 0x80, tt.ber) // -stream writes indefinite lengths
 				sd := mustParse(t, der)
-				opts := VerifyOptions{}
+				opts := cms.VerifyOptions{}
 				if sd.Content == nil {
 					opts.Detached = bytes.NewReader(contentBytes)
 				} else {

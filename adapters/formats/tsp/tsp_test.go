@@ -17,6 +17,7 @@ import (
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -124,7 +125,7 @@ func TestSigningCertificate(t *testing.T) {
 		t.Fatal(err)
 	}
 	tstInfo := tok.SignedData.Content
-	tsa := cms.Signer{Certificate: srv.TSA.Certificate, Key: srv.TSA.Key, SigningTime: pki.ReferenceTime}
+	tsa := cmswrite.Signer{Certificate: srv.TSA.Certificate, Key: srv.TSA.Key, SigningTime: pki.ReferenceTime}
 	wrongRef := tsa
 	wrongRef.ESSCertificate = srv.Intermediate.Certificate
 	noAttrs := tsa
@@ -137,7 +138,7 @@ func TestSigningCertificate(t *testing.T) {
 	sidOther.ESSCertificate = srv.TSA.Certificate
 	tests := []struct {
 		name   string
-		signer cms.Signer
+		signer cmswrite.Signer
 		want   error
 	}{
 		{"names the TSA", tsa, nil},
@@ -148,7 +149,7 @@ func TestSigningCertificate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			der, err := cms.Sign(tstInfo, []cms.Signer{tt.signer}, cms.SignOptions{ContentType: cms.OIDTSTInfo})
+			der, err := cmswrite.Sign(tstInfo, []cmswrite.Signer{tt.signer}, cmswrite.SignOptions{ContentType: cms.OIDTSTInfo})
 			is.NoErr(err)
 			tok, err := Parse(der)
 			is.NoErr(err)
@@ -185,13 +186,13 @@ func TestCheckTSACertificate(t *testing.T) {
 func TestCAdESSignatureTimeStamp(t *testing.T) {
 	srv := fixture(t)
 	is := is.New(t)
-	signer := cms.Signer{
+	signer := cmswrite.Signer{
 		Certificate: srv.SignerECDSA.Certificate, Key: srv.SignerECDSA.Key, SigningTime: pki.ReferenceTime,
 		UnsignedAttributes: func(sig []byte) ([]cms.Attribute, error) {
 			return []cms.Attribute{{Type: cms.OIDAttrTimeStampToken, Values: [][]byte{token(t, sig, RequestOptions{CertReq: true})}}}, nil
 		},
 	}
-	der, err := cms.Sign([]byte("content"), []cms.Signer{signer}, cms.SignOptions{})
+	der, err := cmswrite.Sign([]byte("content"), []cmswrite.Signer{signer}, cmswrite.SignOptions{})
 	is.NoErr(err)
 	sd, err := cms.Parse(der)
 	is.NoErr(err)
@@ -350,17 +351,17 @@ func TestParseTSTInfo(t *testing.T) {
 func TestParseNotAToken(t *testing.T) {
 	srv := fixture(t)
 	is := is.New(t)
-	signer := cms.Signer{Certificate: srv.SignerRSA.Certificate, Key: srv.SignerRSA.Key}
-	der, err := cms.Sign(stamped, []cms.Signer{signer}, cms.SignOptions{})
+	signer := cmswrite.Signer{Certificate: srv.SignerRSA.Certificate, Key: srv.SignerRSA.Key}
+	der, err := cmswrite.Sign(stamped, []cmswrite.Signer{signer}, cmswrite.SignOptions{})
 	is.NoErr(err)
 	_, err = Parse(der)
 	is.True(errors.Is(err, ErrMalformed)) // id-data, not id-ct-TSTInfo
-	der, err = cms.Sign(validTSTInfo.der(t), []cms.Signer{signer, {Certificate: srv.TSA.Certificate, Key: srv.TSA.Key}},
-		cms.SignOptions{ContentType: cms.OIDTSTInfo})
+	der, err = cmswrite.Sign(validTSTInfo.der(t), []cmswrite.Signer{signer, {Certificate: srv.TSA.Certificate, Key: srv.TSA.Key}},
+		cmswrite.SignOptions{ContentType: cms.OIDTSTInfo})
 	is.NoErr(err)
 	_, err = Parse(der)
 	is.True(errors.Is(err, ErrMalformed)) // two signers
-	der, err = cms.Sign(validTSTInfo.der(t), []cms.Signer{signer}, cms.SignOptions{ContentType: cms.OIDTSTInfo, Detached: true})
+	der, err = cmswrite.Sign(validTSTInfo.der(t), []cmswrite.Signer{signer}, cmswrite.SignOptions{ContentType: cms.OIDTSTInfo, Detached: true})
 	is.NoErr(err)
 	_, err = Parse(der)
 	is.True(errors.Is(err, ErrMalformed)) // no TSTInfo

@@ -94,15 +94,6 @@ var digestMethods = map[string]crypto.Hash{
 	DigestSHA3_512: crypto.SHA3_512,
 }
 
-// digestURI is the inverse of digestMethods for the hashes Sign offers;
-// SHA-1 only for fixtures that show it refused.
-var digestURI = map[crypto.Hash]string{
-	crypto.SHA1:   DigestSHA1,
-	crypto.SHA256: DigestSHA256,
-	crypto.SHA384: DigestSHA384,
-	crypto.SHA512: DigestSHA512,
-}
-
 type keyFamily int
 
 const (

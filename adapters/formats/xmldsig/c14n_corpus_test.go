@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 )
 
 // TestCanonicalizeCorpusAgainstLibxml2 canonicalises every corpus XML file
@@ -28,9 +30,9 @@ func TestCanonicalizeCorpusAgainstLibxml2(t *testing.T) {
 		flag                    string
 		withComments, noComment string
 	}{
-		{"--c14n", C14N10WithComments, C14N10},
-		{"--exc-c14n", ExcC14NWithComments, ExcC14N},
-		{"--c14n11", C14N11WithComments, C14N11},
+		{"--c14n", xmldsig.C14N10WithComments, xmldsig.C14N10},
+		{"--exc-c14n", xmldsig.ExcC14NWithComments, xmldsig.ExcC14N},
+		{"--c14n11", xmldsig.C14N11WithComments, xmldsig.C14N11},
 	}
 	var compared, identical, unparsable atomic.Int64
 	var mu sync.Mutex
@@ -45,7 +47,7 @@ func TestCanonicalizeCorpusAgainstLibxml2(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				doc, perr := ParseDocument(data)
+				doc, perr := xmldsig.ParseDocument(data)
 				for _, m := range methods {
 					want, stderr, lerr := run(t, xmllint, m.flag, path)
 					if lerr != nil {
@@ -66,7 +68,7 @@ func TestCanonicalizeCorpusAgainstLibxml2(t *testing.T) {
 						{m.withComments, want},
 						{m.noComment, stripComments(want)},
 					} {
-						got, err := CanonicalizeDocument(doc, c.method, nil)
+						got, err := xmldsig.CanonicalizeDocument(doc, c.method, nil)
 						if err != nil {
 							t.Fatalf("%s: %v", c.method, err)
 						}

@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 )
 
 // c14nCases are whole documents for the rules canonical XML is fussy about.
@@ -108,26 +110,27 @@ type c14nCase struct {
 }
 
 func (c c14nCase) want(method string) string {
-	m := c14nMethods[method]
+	comments := strings.HasSuffix(method, "WithComments")
+	exclusive := method == xmldsig.ExcC14N || method == xmldsig.ExcC14NWithComments
 	switch {
-	case !m.comments && c.noComments != "":
+	case !comments && c.noComments != "":
 		return c.noComments
-	case m.kind == kindExcC14N && c.exc != "":
+	case exclusive && c.exc != "":
 		return c.exc
 	}
 	return c.incl
 }
 
-var allMethods = []string{C14N10, C14N10WithComments, C14N11, C14N11WithComments, ExcC14N, ExcC14NWithComments}
+var allMethods = []string{xmldsig.C14N10, xmldsig.C14N10WithComments, xmldsig.C14N11, xmldsig.C14N11WithComments, xmldsig.ExcC14N, xmldsig.ExcC14NWithComments}
 
 func TestCanonicalizeCases(t *testing.T) {
 	for _, c := range c14nCases {
 		for _, method := range allMethods {
 			t.Run(c.name+"/"+method, func(t *testing.T) {
 				is := is.New(t)
-				doc, err := ParseDocument([]byte(c.in))
+				doc, err := xmldsig.ParseDocument([]byte(c.in))
 				is.NoErr(err)
-				got, err := CanonicalizeDocument(doc, method, nil)
+				got, err := xmldsig.CanonicalizeDocument(doc, method, nil)
 				is.NoErr(err)
 				is.Equal(string(got), c.want(method))
 			})
@@ -144,7 +147,7 @@ func TestCanonicalizeCasesMatchXmllint(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.in), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for flag, method := range map[string]string{"--c14n": C14N10WithComments, "--exc-c14n": ExcC14NWithComments, "--c14n11": C14N11WithComments} {
+		for flag, method := range map[string]string{"--c14n": xmldsig.C14N10WithComments, "--exc-c14n": xmldsig.ExcC14NWithComments, "--c14n11": xmldsig.C14N11WithComments} {
 			out, stderr, err := run(t, xmllint, flag, path)
 			if err != nil {
 				t.Errorf("%s: xmllint %s: %v %s", c.name, flag, err, stderr)
@@ -174,33 +177,33 @@ func TestCanonicalizeSubset(t *testing.T) {
 		prefixes []string
 		want     string
 	}{
-		{"C14N 1.0 inherits namespaces and all xml:* attributes", "s", C14N10, nil,
+		{"C14N 1.0 inherits namespaces and all xml:* attributes", "s", xmldsig.C14N10, nil,
 			`<p:s xmlns="http://u" xmlns:p="http://v" xmlns:q="http://w" Id="s" xml:id="x" xml:lang="en" xml:space="preserve"><t>hi</t></p:s>`},
-		{"with comments", "s", C14N10WithComments, nil,
+		{"with comments", "s", xmldsig.C14N10WithComments, nil,
 			`<p:s xmlns="http://u" xmlns:p="http://v" xmlns:q="http://w" Id="s" xml:id="x" xml:lang="en" xml:space="preserve"><t>hi<!--c--></t></p:s>`},
-		{"C14N 1.1 inherits xml:lang and xml:space, not xml:id", "s", C14N11, nil,
+		{"C14N 1.1 inherits xml:lang and xml:space, not xml:id", "s", xmldsig.C14N11, nil,
 			`<p:s xmlns="http://u" xmlns:p="http://v" xmlns:q="http://w" Id="s" xml:lang="en" xml:space="preserve"><t>hi</t></p:s>`},
-		{"exclusive renders only what is used, where it is used", "s", ExcC14N, nil,
+		{"exclusive renders only what is used, where it is used", "s", xmldsig.ExcC14N, nil,
 			`<p:s xmlns:p="http://v" Id="s"><t xmlns="http://u">hi</t></p:s>`},
-		{"exclusive with an InclusiveNamespaces PrefixList", "s", ExcC14N, []string{"q", "#default"},
+		{"exclusive with an InclusiveNamespaces PrefixList", "s", xmldsig.ExcC14N, []string{"q", "#default"},
 			`<p:s xmlns="http://u" xmlns:p="http://v" xmlns:q="http://w" Id="s"><t>hi</t></p:s>`},
-		{"exclusive ignores list prefixes not in scope", "s", ExcC14N, []string{"zz"},
+		{"exclusive ignores list prefixes not in scope", "s", xmldsig.ExcC14N, []string{"zz"},
 			`<p:s xmlns:p="http://v" Id="s"><t xmlns="http://u">hi</t></p:s>`},
-		{"inclusive apex: in-scope prefixes, but no xmlns=\"\" without output ancestors", "a", C14N10, nil,
+		{"inclusive apex: in-scope prefixes, but no xmlns=\"\" without output ancestors", "a", xmldsig.C14N10, nil,
 			`<a xmlns:p="http://v" xml:id="x" xml:lang="en" xml:space="preserve"><b></b></a>`},
-		{"no xmlns=\"\" on an apex without output ancestors (exclusive)", "a", ExcC14N, nil,
+		{"no xmlns=\"\" on an apex without output ancestors (exclusive)", "a", xmldsig.ExcC14N, nil,
 			`<a><b></b></a>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			doc, err := ParseDocument([]byte(subsetDoc))
+			doc, err := xmldsig.ParseDocument([]byte(subsetDoc))
 			is.NoErr(err)
 			var apex = doc.FindElement("//*[@Id='" + tc.apex + "']")
 			if tc.apex == "a" {
 				apex = doc.Root().SelectElement("a")
 			}
 			is.True(apex != nil)
-			got, err := Canonicalize(apex, tc.method, tc.prefixes)
+			got, err := xmldsig.Canonicalize(apex, tc.method, tc.prefixes)
 			is.NoErr(err)
 			is.Equal(string(got), tc.want)
 		})
@@ -209,43 +212,43 @@ func TestCanonicalizeSubset(t *testing.T) {
 
 func TestCanonicalizeRefuses(t *testing.T) {
 	is := is.New(t)
-	doc, err := ParseDocument([]byte(`<r xml:base="http://example.org/dir/"><s/></r>`))
+	doc, err := xmldsig.ParseDocument([]byte(`<r xml:base="http://example.org/dir/"><s/></r>`))
 	is.NoErr(err)
-	_, err = Canonicalize(doc.Root().SelectElement("s"), C14N11, nil)
-	is.True(errors.Is(err, ErrUnsupported)) // xml:base fix-up not implemented
-	_, err = Canonicalize(doc.Root().SelectElement("s"), C14N10, nil)
+	_, err = xmldsig.Canonicalize(doc.Root().SelectElement("s"), xmldsig.C14N11, nil)
+	is.True(errors.Is(err, xmldsig.ErrUnsupported)) // xml:base fix-up not implemented
+	_, err = xmldsig.Canonicalize(doc.Root().SelectElement("s"), xmldsig.C14N10, nil)
 	is.NoErr(err) // 1.0 simply inherits xml:base
-	_, err = CanonicalizeDocument(doc, "http://www.w3.org/TR/1999/REC-xslt-19991116", nil)
-	is.True(errors.Is(err, ErrUnsupported))
+	_, err = xmldsig.CanonicalizeDocument(doc, "http://www.w3.org/TR/1999/REC-xslt-19991116", nil)
+	is.True(errors.Is(err, xmldsig.ErrUnsupported))
 }
 
 func TestParseDocumentRefuses(t *testing.T) {
-	deep := strings.Repeat("<a>", MaxDepth+1) + strings.Repeat("</a>", MaxDepth+1)
+	deep := strings.Repeat("<a>", xmldsig.MaxDepth+1) + strings.Repeat("</a>", xmldsig.MaxDepth+1)
 	for _, tc := range []struct {
 		name, in string
 		want     error
 	}{
-		{"empty", "", ErrMalformedXML},
-		{"unclosed", "<a>", ErrMalformedXML},
-		{"mismatched", "<a></b>", ErrMalformedXML},
-		{"two roots", "<a/><b/>", ErrMalformedXML},
-		{"text after root", "<a/>text", ErrMalformedXML},
-		{"unbound element prefix", "<p:a/>", ErrMalformedXML},
-		{"unbound attribute prefix", `<a p:x="1"/>`, ErrMalformedXML},
-		{"attribute name not a QName", `<a :="0"/>`, ErrMalformedXML},
-		{"element name not a QName", `<a:/>`, ErrMalformedXML},
-		{"repeated attribute", `<a x="1" x="2"/>`, ErrMalformedXML},
-		{"repeated expanded attribute", `<a xmlns:p="http://p" xmlns:q="http://p" p:x="1" q:x="2"/>`, ErrMalformedXML},
-		{"prefix undeclaration", `<a xmlns:p=""/>`, ErrMalformedXML},
-		{"xml prefix rebound", `<a xmlns:xml="http://x"/>`, ErrMalformedXML},
-		{"undefined entity", `<a>&nbsp;</a>`, ErrMalformedXML},
-		{"latin-1", `<?xml version="1.0" encoding="ISO-8859-1"?><a/>`, ErrUnsupported},
-		{"UTF-16", "\xff\xfe<\x00a\x00/\x00>\x00", ErrUnsupported},
-		{"too deep", deep, ErrLimitExceeded},
+		{"empty", "", xmldsig.ErrMalformedXML},
+		{"unclosed", "<a>", xmldsig.ErrMalformedXML},
+		{"mismatched", "<a></b>", xmldsig.ErrMalformedXML},
+		{"two roots", "<a/><b/>", xmldsig.ErrMalformedXML},
+		{"text after root", "<a/>text", xmldsig.ErrMalformedXML},
+		{"unbound element prefix", "<p:a/>", xmldsig.ErrMalformedXML},
+		{"unbound attribute prefix", `<a p:x="1"/>`, xmldsig.ErrMalformedXML},
+		{"attribute name not a QName", `<a :="0"/>`, xmldsig.ErrMalformedXML},
+		{"element name not a QName", `<a:/>`, xmldsig.ErrMalformedXML},
+		{"repeated attribute", `<a x="1" x="2"/>`, xmldsig.ErrMalformedXML},
+		{"repeated expanded attribute", `<a xmlns:p="http://p" xmlns:q="http://p" p:x="1" q:x="2"/>`, xmldsig.ErrMalformedXML},
+		{"prefix undeclaration", `<a xmlns:p=""/>`, xmldsig.ErrMalformedXML},
+		{"xml prefix rebound", `<a xmlns:xml="http://x"/>`, xmldsig.ErrMalformedXML},
+		{"undefined entity", `<a>&nbsp;</a>`, xmldsig.ErrMalformedXML},
+		{"latin-1", `<?xml version="1.0" encoding="ISO-8859-1"?><a/>`, xmldsig.ErrUnsupported},
+		{"UTF-16", "\xff\xfe<\x00a\x00/\x00>\x00", xmldsig.ErrUnsupported},
+		{"too deep", deep, xmldsig.ErrLimitExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			_, err := ParseDocument([]byte(tc.in))
+			_, err := xmldsig.ParseDocument([]byte(tc.in))
 			is.True(errors.Is(err, tc.want))
 		})
 	}

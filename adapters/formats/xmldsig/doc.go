@@ -1,7 +1,7 @@
-// Package xmldsig verifies and creates enveloped XML signatures (XMLDSig
-// core, with the XAdES SignedProperties reference) the way ETSI TS 119 612
-// trusted lists use them: the EU list of trusted lists, national lists, the
-// Swiss list. It includes its own XML canonicalisation on
+// Package xmldsig verifies enveloped XML signatures (XMLDSig core, with
+// the XAdES SignedProperties reference) the way ETSI TS 119 612 trusted
+// lists use them: the EU list of trusted lists, national lists, the Swiss
+// list. It includes its own XML canonicalisation on
 // github.com/beevik/etree, tested byte for byte against libxml2.
 //
 // # Scope
@@ -22,10 +22,9 @@
 //     KeyInfo/X509Data certificate (or WithCertificates candidate) whose key
 //     verifies the SignatureValue. The XAdES SignedProperties reference and
 //     its SigningTime are reported.
-//   - Signing (Sign), for test fixtures and development: an enveloped
-//     signature with exclusive c14n, SHA-256 and RSA or ECDSA, optionally
-//     XAdES-B-B (SigningTime, SigningCertificateV2); the output also verifies
-//     with xmlsec1.
+//
+// It does not sign: fixtures/xmlsign writes the signatures fixtures and
+// tests need.
 //
 // Verify separates three outcomes a validation policy maps differently: the
 // content or signature was altered (*DigestError, ErrSignatureInvalid; see

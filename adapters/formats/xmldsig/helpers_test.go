@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"bytes"

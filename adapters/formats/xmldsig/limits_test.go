@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"bytes"
@@ -8,13 +8,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 )
 
 // Each limit refuses a document one over it, with a *LimitError naming it,
 // and accepts one at it.
 func TestParseDocumentLimits(t *testing.T) {
 	t.Parallel()
-	lim := Limits{MaxElements: 4, MaxDepth: 3, MaxAttributes: 3, MaxTextBytes: 10}
+	lim := xmldsig.Limits{MaxElements: 4, MaxDepth: 3, MaxAttributes: 3, MaxTextBytes: 10}
 	tests := []struct {
 		name string
 		doc  string
@@ -30,22 +32,22 @@ func TestParseDocumentLimits(t *testing.T) {
 		{"attribute values", `<r a="123456" b="78901"/>`, "text bytes"},
 		{"comments", `<r><!--123456--><!--78901--></r>`, "text bytes"},
 		{"processing instructions", `<r><?p 123456?><?p 78901?></r>`, "text bytes"},
-		{"a start tag longer than MaxTagBytes", `<r><a` + strings.Repeat(" ", MaxTagBytes) + `/></r>`, "tag bytes"},
-		{"an end tag longer than MaxTagBytes", `<r><a></a` + strings.Repeat(" ", MaxTagBytes) + `></r>`, "tag bytes"},
-		{"a tag of MaxTagBytes", `<r><a` + strings.Repeat(" ", MaxTagBytes-4) + `/></r>`, ""},
+		{"a start tag longer than MaxTagBytes", `<r><a` + strings.Repeat(" ", xmldsig.MaxTagBytes) + `/></r>`, "tag bytes"},
+		{"an end tag longer than MaxTagBytes", `<r><a></a` + strings.Repeat(" ", xmldsig.MaxTagBytes) + `></r>`, "tag bytes"},
+		{"a tag of MaxTagBytes", `<r><a` + strings.Repeat(" ", xmldsig.MaxTagBytes-4) + `/></r>`, ""},
 		{"CDATA", `<r><![CDATA[12345678901]]></r>`, "text bytes"},
 		{"white space between elements is text", "<r>\n     <a/>\n     </r>", "text bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseDocumentLimits([]byte(tt.doc), lim)
-			var le *LimitError
+			_, err := xmldsig.ParseDocumentLimits([]byte(tt.doc), lim)
+			var le *xmldsig.LimitError
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
 			case tt.want == "":
-			case !errors.As(err, &le) || !errors.Is(err, ErrLimitExceeded):
+			case !errors.As(err, &le) || !errors.Is(err, xmldsig.ErrLimitExceeded):
 				t.Fatalf("got %v, want a *LimitError for %s", err, tt.want)
 			case le.What != tt.want:
 				t.Fatalf("got %v, want the limit on %s", err, tt.want)
@@ -57,24 +59,24 @@ func TestParseDocumentLimits(t *testing.T) {
 // A zero field takes the package default.
 func TestParseDocumentDefaultLimits(t *testing.T) {
 	t.Parallel()
-	deep := strings.Repeat("<a>", MaxDepth+1) + strings.Repeat("</a>", MaxDepth+1)
+	deep := strings.Repeat("<a>", xmldsig.MaxDepth+1) + strings.Repeat("</a>", xmldsig.MaxDepth+1)
 	tests := []struct {
 		name string
 		doc  string
-		lim  Limits
-		want LimitError
+		lim  xmldsig.Limits
+		want xmldsig.LimitError
 	}{
-		{"depth", deep, Limits{MaxElements: 1000}, LimitError{What: "depth", Max: MaxDepth}},
-		{"elements", "<r>" + strings.Repeat("<a/>", MaxElements) + "</r>", Limits{MaxDepth: 2}, LimitError{What: "elements", Max: MaxElements}},
-		{"attributes", "<r>" + strings.Repeat(`<a b=""/>`, MaxAttributes+1) + "</r>", Limits{MaxElements: MaxAttributes + 2}, LimitError{What: "attributes", Max: MaxAttributes}},
-		{"element attributes", "<r" + strings.Repeat(` a=""`, MaxElementAttributes+1) + "/>", Limits{MaxAttributes: 1000}, LimitError{What: "element attributes", Max: MaxElementAttributes}},
-		{"text bytes", "<r>" + strings.Repeat("x", MaxTextBytes+1) + "</r>", Limits{}, LimitError{What: "text bytes", Max: MaxTextBytes}},
+		{"depth", deep, xmldsig.Limits{MaxElements: 1000}, xmldsig.LimitError{What: "depth", Max: xmldsig.MaxDepth}},
+		{"elements", "<r>" + strings.Repeat("<a/>", xmldsig.MaxElements) + "</r>", xmldsig.Limits{MaxDepth: 2}, xmldsig.LimitError{What: "elements", Max: xmldsig.MaxElements}},
+		{"attributes", "<r>" + strings.Repeat(`<a b=""/>`, xmldsig.MaxAttributes+1) + "</r>", xmldsig.Limits{MaxElements: xmldsig.MaxAttributes + 2}, xmldsig.LimitError{What: "attributes", Max: xmldsig.MaxAttributes}},
+		{"element attributes", "<r" + strings.Repeat(` a=""`, xmldsig.MaxElementAttributes+1) + "/>", xmldsig.Limits{MaxAttributes: 1000}, xmldsig.LimitError{What: "element attributes", Max: xmldsig.MaxElementAttributes}},
+		{"text bytes", "<r>" + strings.Repeat("x", xmldsig.MaxTextBytes+1) + "</r>", xmldsig.Limits{}, xmldsig.LimitError{What: "text bytes", Max: xmldsig.MaxTextBytes}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseDocumentLimits([]byte(tt.doc), tt.lim)
-			var le *LimitError
+			_, err := xmldsig.ParseDocumentLimits([]byte(tt.doc), tt.lim)
+			var le *xmldsig.LimitError
 			if !errors.As(err, &le) || *le != tt.want {
 				t.Fatalf("got %v, want %v", err, &tt.want)
 			}
@@ -108,8 +110,8 @@ func TestParseDocumentHostile(t *testing.T) {
 	}{
 		{"63 MB of empty elements", inRoot("<r>", "<a/>", "</r>"), "elements", 256 << 20},
 		{"63 MB of nesting", inRoot("<r>", "<a>", ""), "depth", 1 << 20},
-		{"63 MB of text", inRoot("<r>", "xxxxxxxxxxxxxxxx", "</r>"), "text bytes", 6 * MaxTextBytes},
-		{"63 MB of comment", inRoot("<r><!--", "xxxxxxxxxxxxxxxx", "--></r>"), "text bytes", 6 * MaxTextBytes},
+		{"63 MB of text", inRoot("<r>", "xxxxxxxxxxxxxxxx", "</r>"), "text bytes", 6 * xmldsig.MaxTextBytes},
+		{"63 MB of comment", inRoot("<r><!--", "xxxxxxxxxxxxxxxx", "--></r>"), "text bytes", 6 * xmldsig.MaxTextBytes},
 		{"63 MB attribute value", inRoot(`<r a="`, "xxxxxxxxxxxxxxxx", `"/>`), "tag bytes", 1 << 20},
 		{"63 MB of attributes", inRoot(`<r`, ` a=""`, `/>`), "tag bytes", 16 << 20},
 		{"63 MB of elements with attributes", inRoot(`<r>`, `<a a="" b="" c="" d="" e="" f="" g="" h="" i="" j=""/>`, `</r>`), "attributes", 256 << 20},
@@ -117,10 +119,10 @@ func TestParseDocumentHostile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var err error
-		m := measure(func() { _, err = ParseDocument(tt.doc) })
+		m := measure(func() { _, err = xmldsig.ParseDocument(tt.doc) })
 		t.Logf("%s: %d bytes: %v; %.0f ms, heap in use %d MiB more at peak, %d MiB allocated",
 			tt.name, len(tt.doc), err, m.elapsed.Seconds()*1000, m.peakInuse>>20, m.allocated>>20)
-		var le *LimitError
+		var le *xmldsig.LimitError
 		if !errors.As(err, &le) || le.What != tt.want {
 			t.Errorf("%s: got %v, want the limit on %s", tt.name, err, tt.want)
 		}

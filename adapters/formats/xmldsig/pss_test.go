@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 
 	"github.com/beevik/etree"
 	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
+	"github.com/svc-dss/dss/fixtures/xmlsign"
 )
 
 // TestVerifyRSAPSSParams checks the RFC 9231 rsa-pss form, whose digest and
@@ -27,25 +30,25 @@ func TestVerifyRSAPSSParams(t *testing.T) {
 		salt   int
 		want   error
 	}{
-		{"SHA-384, salt 20", `<ds:DigestMethod Algorithm="` + DigestSHA384 + `"/><pss:SaltLength>20</pss:SaltLength>`, crypto.SHA384, 20, nil},
+		{"SHA-384, salt 20", `<ds:DigestMethod Algorithm="` + xmldsig.DigestSHA384 + `"/><pss:SaltLength>20</pss:SaltLength>`, crypto.SHA384, 20, nil},
 		{"defaults: SHA-256, salt 32", ``, crypto.SHA256, 32, nil},
-		{"salt length differs from the signature", `<pss:SaltLength>20</pss:SaltLength>`, crypto.SHA256, 32, ErrSignatureInvalid},
-		{"MGF1 digest differs", `<ds:DigestMethod Algorithm="` + DigestSHA384 + `"/><pss:MaskGenerationFunction Algorithm="` + NamespaceDSigMore + `MGF1"><ds:DigestMethod Algorithm="` + DigestSHA256 + `"/></pss:MaskGenerationFunction>`, crypto.SHA384, 48, ErrUnsupported},
+		{"salt length differs from the signature", `<pss:SaltLength>20</pss:SaltLength>`, crypto.SHA256, 32, xmldsig.ErrSignatureInvalid},
+		{"MGF1 digest differs", `<ds:DigestMethod Algorithm="` + xmldsig.DigestSHA384 + `"/><pss:MaskGenerationFunction Algorithm="` + xmldsig.NamespaceDSigMore + `MGF1"><ds:DigestMethod Algorithm="` + xmldsig.DigestSHA256 + `"/></pss:MaskGenerationFunction>`, crypto.SHA384, 48, xmldsig.ErrUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			signed, err := Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, SignOptions{RSAPSS: true})
+			signed, err := xmlsign.Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, xmlsign.SignOptions{RSAPSS: true})
 			is.NoErr(err)
-			doc, err := ParseDocument(signed)
+			doc, err := xmldsig.ParseDocument(signed)
 			is.NoErr(err)
 			si := doc.FindElement("//ds:SignedInfo")
 			sm := si.SelectElement("ds:SignatureMethod")
-			sm.CreateAttr("Algorithm", SignatureRSAPSS)
-			params, err := ParseDocument([]byte(`<pss:RSAPSSParams xmlns:pss="` + NamespaceDSigMore + `" xmlns:ds="` + NamespaceDSig + `">` + tc.params + `</pss:RSAPSSParams>`))
+			sm.CreateAttr("Algorithm", xmldsig.SignatureRSAPSS)
+			params, err := xmldsig.ParseDocument([]byte(`<pss:RSAPSSParams xmlns:pss="` + xmldsig.NamespaceDSigMore + `" xmlns:ds="` + xmldsig.NamespaceDSig + `">` + tc.params + `</pss:RSAPSSParams>`))
 			is.NoErr(err)
 			sm.AddChild(params.Root())
 
-			c14n, err := Canonicalize(si, ExcC14N, nil)
+			c14n, err := xmldsig.Canonicalize(si, xmldsig.ExcC14N, nil)
 			is.NoErr(err)
 			h := tc.hash.New()
 			h.Write(c14n)
@@ -57,10 +60,10 @@ func TestVerifyRSAPSSParams(t *testing.T) {
 			doc.WriteSettings = etree.WriteSettings{CanonicalEndTags: true, CanonicalText: true, CanonicalAttrVal: true}
 			_, err = doc.WriteTo(&out)
 			is.NoErr(err)
-			res, err := Verify(out.Bytes())
+			res, err := xmldsig.Verify(out.Bytes())
 			if tc.want == nil {
 				is.NoErr(err)
-				is.Equal(res.SignatureMethod, SignatureRSAPSS)
+				is.Equal(res.SignatureMethod, xmldsig.SignatureRSAPSS)
 				return
 			}
 			is.True(errors.Is(err, tc.want))

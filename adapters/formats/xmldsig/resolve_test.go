@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"crypto/x509"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
+	"github.com/svc-dss/dss/fixtures/xmlsign"
 )
 
 // TestVerifyReportsResolvedElement: a verified reference names the node it
@@ -15,11 +18,11 @@ func TestVerifyReportsResolvedElement(t *testing.T) {
 	is := is.New(t)
 	s := testSigners(t)[0]
 	for _, byID := range []bool{false, true} {
-		signed, err := Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: byID})
+		signed, err := xmlsign.Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, xmlsign.SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: byID})
 		is.NoErr(err)
-		tree, err := ParseDocument(signed)
+		tree, err := xmldsig.ParseDocument(signed)
 		is.NoErr(err)
-		res, err := VerifyDocument(tree)
+		res, err := xmldsig.VerifyDocument(tree)
 		is.NoErr(err)
 		is.Equal(len(res.References), 2)
 		doc, props := res.References[0], res.References[1]
@@ -44,7 +47,7 @@ func TestVerifyReportsResolvedElement(t *testing.T) {
 // root by Id.
 func TestVerifyRefusesAmbiguousIDs(t *testing.T) {
 	s := testSigners(t)[0]
-	signed, err := Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: true})
+	signed, err := xmlsign.Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, xmlsign.SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,21 +67,21 @@ func TestVerifyRefusesAmbiguousIDs(t *testing.T) {
 		doc  string
 		want error
 	}{
-		{"prefixed Id on a new root", wrap(` tsl:Id="TrustServiceStatusList"`), ErrDuplicateID},
-		{"xml:Id on a new root", wrap(` xml:Id="TrustServiceStatusList"`), ErrDuplicateID},
-		{"xml:id on a new root", wrap(` xml:id="TrustServiceStatusList"`), ErrDuplicateID},
-		{"unprefixed Id on a new root", wrap(` Id="TrustServiceStatusList"`), ErrDuplicateID},
-		{"ID on a new root", wrap(` ID="TrustServiceStatusList"`), ErrDuplicateID},
-		{"id on a descendant", strings.Replace(doc, "<SchemeInformation>", `<SchemeInformation id="TrustServiceStatusList">`, 1), ErrDuplicateID},
-		{"only a prefixed Id", strings.Replace(doc, ` Id="TrustServiceStatusList"`, ` xmlns:tsl="http://uri.etsi.org/02231/v2#" tsl:Id="TrustServiceStatusList"`, 1), ErrUnsupported},
+		{"prefixed Id on a new root", wrap(` tsl:Id="TrustServiceStatusList"`), xmldsig.ErrDuplicateID},
+		{"xml:Id on a new root", wrap(` xml:Id="TrustServiceStatusList"`), xmldsig.ErrDuplicateID},
+		{"xml:id on a new root", wrap(` xml:id="TrustServiceStatusList"`), xmldsig.ErrDuplicateID},
+		{"unprefixed Id on a new root", wrap(` Id="TrustServiceStatusList"`), xmldsig.ErrDuplicateID},
+		{"ID on a new root", wrap(` ID="TrustServiceStatusList"`), xmldsig.ErrDuplicateID},
+		{"id on a descendant", strings.Replace(doc, "<SchemeInformation>", `<SchemeInformation id="TrustServiceStatusList">`, 1), xmldsig.ErrDuplicateID},
+		{"only a prefixed Id", strings.Replace(doc, ` Id="TrustServiceStatusList"`, ` xmlns:tsl="http://uri.etsi.org/02231/v2#" tsl:Id="TrustServiceStatusList"`, 1), xmldsig.ErrUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Verify([]byte(tt.doc))
+			_, err := xmldsig.Verify([]byte(tt.doc))
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Verify: %v, want %v", err, tt.want)
 			}
-			if IsTampered(err) {
+			if xmldsig.IsTampered(err) {
 				t.Errorf("an ambiguous reference is not proof of tampering: %v", err)
 			}
 		})
@@ -86,11 +89,11 @@ func TestVerifyRefusesAmbiguousIDs(t *testing.T) {
 
 	// The same element naming itself in two ways is one claim.
 	t.Run("Id and xml:id on one element", func(t *testing.T) {
-		signed, err := Sign([]byte(strings.Replace(testList, ` Id="TrustServiceStatusList"`, ` Id="TrustServiceStatusList" xml:id="TrustServiceStatusList"`, 1)), s.key, []*x509.Certificate{s.cert}, SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: true})
+		signed, err := xmlsign.Sign([]byte(strings.Replace(testList, ` Id="TrustServiceStatusList"`, ` Id="TrustServiceStatusList" xml:id="TrustServiceStatusList"`, 1)), s.key, []*x509.Certificate{s.cert}, xmlsign.SignOptions{XAdES: true, SigningTime: signingTime, ReferenceRootByID: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Verify(signed); err != nil {
+		if _, err := xmldsig.Verify(signed); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/fixtures/realworld"
 )
 
@@ -58,11 +59,11 @@ func (r trustRow) expected() string {
 // outcome classifies a Verify result the way TRUST.tsv does, and says which
 // kind of tampering was found.
 func outcome(err error) (class, detail string) {
-	var de *DigestError
+	var de *xmldsig.DigestError
 	switch {
 	case errors.As(err, &de):
 		return "tampered", "tampered: digest"
-	case errors.Is(err, ErrSignatureInvalid):
+	case errors.Is(err, xmldsig.ErrSignatureInvalid):
 		return "tampered", "tampered: signature"
 	}
 	c := outcomeClass(err)
@@ -73,11 +74,11 @@ func outcomeClass(err error) string {
 	switch {
 	case err == nil:
 		return "ok"
-	case errors.Is(err, ErrNoSignature):
+	case errors.Is(err, xmldsig.ErrNoSignature):
 		return "no-signature"
-	case errors.Is(err, ErrMultipleSignatures):
+	case errors.Is(err, xmldsig.ErrMultipleSignatures):
 		return "multiple-signatures"
-	case errors.Is(err, ErrMalformedXML):
+	case errors.Is(err, xmldsig.ErrMalformedXML):
 		return "parse-error"
 	}
 	return "unverifiable"
@@ -104,7 +105,7 @@ func TestVerifyCorpusAgreesWithXmlsec(t *testing.T) {
 			t.Errorf("%s: %v", row.path, err)
 			continue
 		}
-		res, verr := Verify(data)
+		res, verr := xmldsig.Verify(data)
 		want := row.expected()
 		got, detail := outcome(verr)
 		table[key{want, detail}]++
@@ -140,12 +141,12 @@ func TestVerifyCorpusCases(t *testing.T) {
 		check func(error) bool
 	}{
 		{"dss/lotl/eu-lotl.xml", func(err error) bool { return err == nil }},
-		{"dss/lotl/eu-lotl_broken-sig.xml", func(err error) bool { var de *DigestError; return errors.As(err, &de) && de.URI == "" }},
-		{"dss/tl/lotlCache/CZ_broken-sig.xml", func(err error) bool { var de *DigestError; return errors.As(err, &de) }},
-		{"dss/lotl/eu-lotl-no-sig.xml", func(err error) bool { return errors.Is(err, ErrNoSignature) }},
-		{"dss/lotl/eu-lotl_not-parsable.xml", func(err error) bool { return errors.Is(err, ErrMalformedXML) }},
-		{"dss/tl/lotlCache/CZ_empty.xml", func(err error) bool { return errors.Is(err, ErrMalformedXML) }},
-		{"dss/tl/lotlCache/CZ_two-sigs.xml", func(err error) bool { return errors.Is(err, ErrMultipleSignatures) }},
+		{"dss/lotl/eu-lotl_broken-sig.xml", func(err error) bool { var de *xmldsig.DigestError; return errors.As(err, &de) && de.URI == "" }},
+		{"dss/tl/lotlCache/CZ_broken-sig.xml", func(err error) bool { var de *xmldsig.DigestError; return errors.As(err, &de) }},
+		{"dss/lotl/eu-lotl-no-sig.xml", func(err error) bool { return errors.Is(err, xmldsig.ErrNoSignature) }},
+		{"dss/lotl/eu-lotl_not-parsable.xml", func(err error) bool { return errors.Is(err, xmldsig.ErrMalformedXML) }},
+		{"dss/tl/lotlCache/CZ_empty.xml", func(err error) bool { return errors.Is(err, xmldsig.ErrMalformedXML) }},
+		{"dss/tl/lotlCache/CZ_two-sigs.xml", func(err error) bool { return errors.Is(err, xmldsig.ErrMultipleSignatures) }},
 		{"dss/lotl/tl_pivot_247_mp_with-bom.xml", func(err error) bool { return err == nil }},
 		{"dss/lotl/eu-lotl_xml-directive-removed.xml", func(err error) bool { return err == nil }},
 	} {
@@ -154,7 +155,7 @@ func TestVerifyCorpusCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Verify(data)
+			res, err := xmldsig.Verify(data)
 			if !tc.check(err) {
 				t.Fatalf("unexpected outcome: %v", err)
 			}

@@ -1,4 +1,4 @@
-package xmldsig
+package xmldsig_test
 
 import (
 	"crypto"
@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/xmldsig"
+	"github.com/svc-dss/dss/fixtures/xmlsign"
 )
 
 // writePEM writes a certificate and, if key is not nil, its PKCS #8 key.
@@ -37,23 +40,23 @@ func TestSignVerifiesWithXmlsec1(t *testing.T) {
 	for _, s := range testSigners(t) {
 		for _, tc := range []struct {
 			name string
-			opts SignOptions
+			opts xmlsign.SignOptions
 		}{
-			{"plain", SignOptions{}},
-			{"xades", SignOptions{XAdES: true, SigningTime: signingTime}},
-			{"xades-inclusive-sha384", SignOptions{XAdES: true, SigningTime: signingTime, CanonicalizationMethod: C14N10, Hash: crypto.SHA384}},
+			{"plain", xmlsign.SignOptions{}},
+			{"xades", xmlsign.SignOptions{XAdES: true, SigningTime: signingTime}},
+			{"xades-inclusive-sha384", xmlsign.SignOptions{XAdES: true, SigningTime: signingTime, CanonicalizationMethod: xmldsig.C14N10, Hash: crypto.SHA384}},
 		} {
 			t.Run(s.name+"/"+tc.name, func(t *testing.T) {
 				is := is.New(t)
 				dir := t.TempDir()
 				certPath, _ := writePEM(t, dir, s)
-				signed, err := Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, tc.opts)
+				signed, err := xmlsign.Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, tc.opts)
 				is.NoErr(err)
 				docPath := filepath.Join(dir, "signed.xml")
 				is.NoErr(os.WriteFile(docPath, signed, 0o600))
 
 				out, stderr, err := run(t, xmlsec, "--verify", "--pubkey-cert-pem", certPath,
-					"--id-attr:Id", NamespaceXAdES132+":SignedProperties", docPath)
+					"--id-attr:Id", xmldsig.NamespaceXAdES132+":SignedProperties", docPath)
 				if err != nil {
 					t.Fatalf("xmlsec1 --verify: %v\n%s%s\n%s", err, out, stderr, signed)
 				}
@@ -71,22 +74,22 @@ var xmlsecTemplates = []struct {
 	name, doc string
 }{
 	{"inclusive subset", `<r xmlns="http://u" xmlns:p="http://v" xml:lang="en" xml:space="preserve" xml:id="x" xml:base="http://b/"><p:s Id="s" xmlns:q="http://w"><t a="1">hi<!--c--></t></p:s>` +
-		sigTemplate(C14N10, ref("#s", C14N10WithComments)) + `</r>`},
+		sigTemplate(xmldsig.C14N10, ref("#s", xmldsig.C14N10WithComments)) + `</r>`},
 	{"c14n11 subset", `<r xmlns="http://u" xmlns:p="http://v" xml:lang="en" xml:id="x"><p:s Id="s"><t xml:lang="de">hi</t><u xmlns=""/></p:s>` +
-		sigTemplate(C14N11, ref("#s", C14N11), ref("", TransformEnveloped, C14N11WithComments)) + `</r>`},
+		sigTemplate(xmldsig.C14N11, ref("#s", xmldsig.C14N11), ref("", xmldsig.TransformEnveloped, xmldsig.C14N11WithComments)) + `</r>`},
 	{"exclusive with prefix list", `<r xmlns="http://u" xmlns:p="http://v" xmlns:q="http://w"><p:s Id="s" q:a="1"><t/><x:y xmlns:x="http://x" b="2"/></p:s>` +
-		sigTemplate(ExcC14N, ref("#s", `<Transform Algorithm="`+ExcC14N+`"><InclusiveNamespaces xmlns="http://www.w3.org/2001/10/xml-exc-c14n#" PrefixList="#default p"/></Transform>`), ref("#s", ExcC14NWithComments)) + `</r>`},
+		sigTemplate(xmldsig.ExcC14N, ref("#s", `<Transform Algorithm="`+xmldsig.ExcC14N+`"><InclusiveNamespaces xmlns="http://www.w3.org/2001/10/xml-exc-c14n#" PrefixList="#default p"/></Transform>`), ref("#s", xmldsig.ExcC14NWithComments)) + `</r>`},
 	{"xpointer keeps comments", `<r xmlns="http://u"><!--before--><s Id="s"><!--in-->x</s>` +
-		sigTemplate(C14N10WithComments, ref("#xpointer(id('s'))", ExcC14NWithComments), ref("#xpointer(/)", TransformEnveloped, C14N10WithComments)) + `</r>`},
+		sigTemplate(xmldsig.C14N10WithComments, ref("#xpointer(id('s'))", xmldsig.ExcC14NWithComments), ref("#xpointer(/)", xmldsig.TransformEnveloped, xmldsig.C14N10WithComments)) + `</r>`},
 	{"default namespace undeclared", `<r xmlns="http://u"><s Id="s" xmlns=""><t xmlns="http://u"><v xmlns=""/></t></s>` +
-		sigTemplate(ExcC14N, ref("#s", C14N10), ref("#s", ExcC14N)) + `</r>`},
+		sigTemplate(xmldsig.ExcC14N, ref("#s", xmldsig.C14N10), ref("#s", xmldsig.ExcC14N)) + `</r>`},
 	{"commented signed info", `<r xmlns:ds="http://www.w3.org/2000/09/xmldsig#" attr="a&#9;b&#10;c"><s Id="s">&#13;text &amp; &lt;&gt;"'</s>` +
-		strings.Replace(sigTemplate(C14N10WithComments, ref("", TransformEnveloped)), "<SignatureMethod", "<!-- kept --><SignatureMethod", 1) + `</r>`},
+		strings.Replace(sigTemplate(xmldsig.C14N10WithComments, ref("", xmldsig.TransformEnveloped)), "<SignatureMethod", "<!-- kept --><SignatureMethod", 1) + `</r>`},
 }
 
 func sigTemplate(c14n string, refs ...string) string {
 	return `<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><CanonicalizationMethod Algorithm="` + c14n + `"/>` +
-		`<SignatureMethod Algorithm="` + SignatureRSASHA256 + `"/>` + strings.Join(refs, "") +
+		`<SignatureMethod Algorithm="` + xmldsig.SignatureRSASHA256 + `"/>` + strings.Join(refs, "") +
 		`</SignedInfo><SignatureValue/><KeyInfo><X509Data/></KeyInfo></Signature>`
 }
 
@@ -100,7 +103,7 @@ func ref(uri string, transforms ...string) string {
 		}
 		b.WriteString(`<Transform Algorithm="` + t + `"/>`)
 	}
-	b.WriteString(`</Transforms><DigestMethod Algorithm="` + DigestSHA256 + `"/><DigestValue/></Reference>`)
+	b.WriteString(`</Transforms><DigestMethod Algorithm="` + xmldsig.DigestSHA256 + `"/><DigestValue/></Reference>`)
 	return b.String()
 }
 
@@ -119,7 +122,7 @@ func TestVerifyAcceptsXmlsec1Signatures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("xmlsec1 --sign: %v\n%s", err, stderr)
 			}
-			if _, err := Verify(signed); err != nil {
+			if _, err := xmldsig.Verify(signed); err != nil {
 				signedPath := filepath.Join(t.TempDir(), "signed.xml")
 				_ = os.WriteFile(signedPath, signed, 0o600)
 				debug, _, _ := run(t, xmlsec, "--verify", "--store-references", "--pubkey-cert-pem", certPath, "--id-attr:Id", "s", signedPath)
