@@ -71,6 +71,7 @@ func TestRecover(t *testing.T) {
 		{"the standard library, called by our code", func() { _ = strings.Repeat("x", -1) }, "negative Repeat count"},
 		{"a nil map", func() {
 			var m map[int]int
+			//lint:ignore SA5000 the panic is the point
 			m[1] = 1
 		}, "assignment to entry in nil map"},
 	}
