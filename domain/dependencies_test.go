@@ -14,9 +14,16 @@ const module = "github.com/svc-dss/dss"
 // servers -> app -> ports -> domain, adapters -> ports -> domain, and
 // within adapters, egress -> formats (never formats -> egress); fixtures
 // are linked only by fixtures and servers, the document writers only by
-// fixtures.
+// fixtures. Both builds are checked: the production one and the one with
+// the tag dev (the validator's development mode).
 func TestDependencies(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").CombinedOutput()
+	for _, tags := range []string{"", "dev"} {
+		t.Run("tags="+tags, func(t *testing.T) { checkDependencies(t, tags) })
+	}
+}
+
+func checkDependencies(t *testing.T, tags string) {
+	out, err := exec.Command("go", "list", "-tags", tags, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
