@@ -125,7 +125,8 @@ type Signature struct {
 
 	// Problems are format findings that do not fit a field above (an
 	// unsupported attribute, a malformed optional element), with stable
-	// codes; the process reports them as warnings or errors.
+	// codes; the process reports a format failure for the first that is
+	// one, and the others as warnings.
 	Problems []Problem
 }
 
@@ -179,6 +180,13 @@ type CertificateReference struct {
 type Problem struct {
 	Code    string
 	Message string
+	// FormatFailure says the finding makes the signature's format invalid
+	// (EN 319 102-1, 5.2.2): what the document shows or holds is not what
+	// was signed, or cannot be shown to be. The process then concludes
+	// TOTAL_FAILED/FORMAT_FAILURE; a finding that is not one is a
+	// warning. The reader decides, since it alone knows what its codes
+	// mean; the process knows no reader's codes.
+	FormatFailure bool
 }
 
 // PDFPlacement is where a signature sits in a PDF and what its signature

@@ -23,7 +23,9 @@ const (
 
 // Message codes that are not sub-indications. Every error carries the
 // sub-indication as its code, except CodePolicyInvalid; warnings carry
-// these codes or a reader's Problem code. docs/decisions/0018-etsi-process.md
+// these codes or a reader's Problem code. Which reader Problems are
+// format failures (FORMAT_FAILURE) the reader says
+// (ades.Problem.FormatFailure): the process lists no reader's codes. docs/decisions/0018-etsi-process.md
 // describes each.
 const (
 	CodePolicyInvalid                 = "POLICY_INVALID"
@@ -44,25 +46,3 @@ const (
 	CodeTooManyTimestamps             = "TOO_MANY_TIMESTAMPS"
 	CodeCounterSignaturesNotValidated = "COUNTER_SIGNATURES_NOT_VALIDATED"
 )
-
-// formatFailureCodes are the reader Problem codes that make the format
-// invalid (EN 319 102-1 5.2.2, FC): TOTAL_FAILED/FORMAT_FAILURE. The
-// readers reject what they cannot read with an error, and report the rest
-// as problems the process turns into warnings, except these:
-//   - BYTE_RANGE_INVALID (PAdES): the /ByteRange does not start the file,
-//     overlaps itself, leaves a gap other than its own /Contents or
-//     reaches beyond the file, so what was signed is not the document;
-//   - PDF_PAGES_CHANGED, PDF_PAGE_CONTENT_CHANGED (PAdES): a later
-//     incremental update added or removed pages, or changed what a signed
-//     page shows (its content streams, its resources and what they draw,
-//     its boxes or rotation), so the document shown is not the one
-//     signed (docs/decisions/0020);
-//   - PDF_PAGE_TREE_UNREADABLE (PAdES): the pages of the document as
-//     delivered, or of a revision after the signed one, do not read, so
-//     the comparison cannot be made: a later update that breaks the tree
-//     must not turn a changed page into a skipped check;
-//   - PDF_SHOWN_ANNOTATIONS_CHANGED (PAdES): annotations that draw on a
-//     signed page were added, removed or redrawn after signing without a
-//     certification that permits annotations, so the page does not look
-//     as it was signed.
-var formatFailureCodes = []string{"BYTE_RANGE_INVALID", "PDF_PAGES_CHANGED", "PDF_PAGE_CONTENT_CHANGED", "PDF_PAGE_TREE_UNREADABLE", "PDF_SHOWN_ANNOTATIONS_CHANGED"}

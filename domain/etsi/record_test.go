@@ -81,7 +81,7 @@ func TestRecordedProcess(t *testing.T) {
 			name: "5.2.2 FC concludes FORMAT_FAILURE",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				sig := signature(p.SignerRSA)
-				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself"}}
+				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself", FormatFailure: true}}
 				return sig, inputs(p)
 			},
 			blocks: []string{"FC FAILED/FORMAT_FAILURE"},

@@ -4,7 +4,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -185,10 +184,11 @@ func (v *validation) run() {
 	}
 	v.late, v.r.Warnings = v.r.Warnings, []verdict.Message{}
 
-	// 5.2.2 Format checking.
+	// 5.2.2 Format checking: the reader says which of its findings make
+	// the format invalid.
 	const formatSound = "Is the signature's format sound?"
 	for _, pr := range sig.Problems {
-		if slices.Contains(formatFailureCodes, pr.Code) {
+		if pr.FormatFailure {
 			v.conclude(formatSound, verdict.TotalFailed, SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
 			if sig.SigningCertificate != nil {
 				v.locate(sig.SigningCertificate)

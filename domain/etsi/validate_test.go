@@ -101,7 +101,7 @@ func TestValidate(t *testing.T) {
 			name: "5.2.2 FC: a PDF byte range that does not cover the document",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				sig := signature(p.SignerRSA)
-				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself"}}
+				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself", FormatFailure: true}}
 				return sig, inputs(p)
 			},
 			indication: verdict.TotalFailed, sub: etsi.SubFormatFailure, // the path is located all the same

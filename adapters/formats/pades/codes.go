@@ -9,9 +9,27 @@ const (
 	SubFilterRFC3161       = "ETSI.RFC3161"
 )
 
-// Problem codes of the PAdES reader. CodeByteRangeInvalid is a format
-// failure (domain/etsi): a signature whose byte range does not cover the
-// document properly does not say what was signed.
+// Problem codes of the PAdES reader. The reader reports what it cannot
+// read with an error, and the rest as problems, which the process turns
+// into warnings, except the format failures (ades.Problem.FormatFailure:
+// TOTAL_FAILED/FORMAT_FAILURE, EN 319 102-1 5.2.2), which the reader
+// marks so wherever it finds them:
+//   - CodeByteRangeInvalid: the /ByteRange does not start the file,
+//     overlaps itself, leaves a gap other than its own /Contents or
+//     reaches beyond the file, so what was signed is not the document;
+//   - CodePagesChanged, CodePageContentChanged: a later incremental
+//     update added or removed pages, or changed what a signed page shows
+//     (its content streams, its resources and what they draw, its boxes
+//     or rotation), so the document shown is not the one signed
+//     (docs/decisions/0020);
+//   - CodePageTreeUnreadable: the pages of the document as delivered, or
+//     of a revision after the signed one, do not read, so the comparison
+//     cannot be made: a later update that breaks the tree must not turn
+//     a changed page into a skipped check;
+//   - CodeShownAnnotationsChanged: annotations that draw on a signed page
+//     were added, removed or redrawn after signing without a
+//     certification that permits annotations, so the page does not look
+//     as it was signed.
 const (
 	CodeByteRangeInvalid = "BYTE_RANGE_INVALID"
 	CodeDSSUnreadable    = "DSS_UNREADABLE"

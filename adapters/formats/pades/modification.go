@@ -341,7 +341,7 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 	}
 	var out changes
 	if len(finalView.prints) != len(was.prints) {
-		out.problems = append(out.problems, ades.Problem{Code: CodePagesChanged, Message: fmt.Sprintf(
+		out.problems = append(out.problems, ades.Problem{Code: CodePagesChanged, FormatFailure: true, Message: fmt.Sprintf(
 			"the document has %d pages, the revision the signature covers %d: pages were added or removed after signing", len(finalView.prints), len(was.prints))})
 	}
 	var shown []string
@@ -369,11 +369,11 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 		}
 	}
 	if len(shownAdded) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "annotations that draw on the page were added after signing, on " + list(shownAdded) + ": the page no longer looks as it was signed"})
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "annotations that draw on the page were added after signing, on " + list(shownAdded) + ": the page no longer looks as it was signed"})
 		out.annotsAdded = true
 	}
 	if len(shownRemoved) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "annotations that drew on the signed page were removed after signing, on " + list(shownRemoved) + ": what they covered shows now"})
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "annotations that drew on the signed page were removed after signing, on " + list(shownRemoved) + ": what they covered shows now"})
 		out.annotsChanged = true
 	}
 	if len(added) > 0 {
@@ -678,14 +678,14 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 		}
 	}
 	if len(shown) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodePageContentChanged, Message: "what a signed page shows was changed after signing: " + list(shown)})
+		out.problems = append(out.problems, ades.Problem{Code: CodePageContentChanged, FormatFailure: true, Message: "what a signed page shows was changed after signing: " + list(shown)})
 	}
 	if len(out.filled) > 0 {
 		out.filled = slices.Compact(slices.Sorted(slices.Values(out.filled)))
 		out.problems = append(out.problems, ades.Problem{Code: CodeFormFieldsChanged, Message: "form fields were filled in or changed after signing: " + list(out.filled)})
 	}
 	if len(shownAnnots) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, Message: "what annotations of the signed revision draw on the page was changed after signing: " + list(shownAnnots)})
+		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "what annotations of the signed revision draw on the page was changed after signing: " + list(shownAnnots)})
 		out.annotsChanged = true
 	}
 	if annotsChanged {

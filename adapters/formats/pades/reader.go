@@ -172,7 +172,7 @@ func (rd *reading) changesAfter(end int) changes {
 	case rd.finalErr != nil && blank(rd.data[end:]):
 		c.problems = []ades.Problem{{Code: CodeRevisionUnreadable, Message: fmt.Sprintf("the pages of the document do not read: %v", rd.finalErr)}}
 	case rd.finalErr != nil:
-		c.problems = []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
+		c.problems = []ades.Problem{{Code: CodePageTreeUnreadable, FormatFailure: true, Message: fmt.Sprintf(
 			"the pages of the document as delivered do not read (%v): what the signature covers cannot be compared with what is shown", rd.finalErr)}}
 	default:
 		c = modifications(rd.data, end, rd.revisionAt, rd.pdf, rd.final)
@@ -212,7 +212,7 @@ func (rd *reading) laterTrees(end int) []ades.Problem {
 			return []ades.Problem{{Code: CodeLimitExceeded, Message: fmt.Sprintf(
 				"the page trees of the revisions after the first %d bytes were not all read: more than %d nodes", e, MaxPageTreeNodes)}}
 		case err != nil:
-			return []ades.Problem{{Code: CodePageTreeUnreadable, Message: fmt.Sprintf(
+			return []ades.Problem{{Code: CodePageTreeUnreadable, FormatFailure: true, Message: fmt.Sprintf(
 				"the pages of the revision of the first %d bytes, written after the signature, do not read (%v): what the signature covers cannot be compared with it", e, err)}}
 		}
 	}
@@ -401,24 +401,24 @@ func (rd *reading) field(name string, d types.Dict) field {
 	}
 	contents, err := d.StringEntryBytes("Contents")
 	if err != nil || contents == nil {
-		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: "the signature dictionary has no readable /Contents"})
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: "the signature dictionary has no readable /Contents"})
 	}
 	f.contents = trimDER(contents)
 	arr := d.ArrayEntry("ByteRange")
 	if len(arr) != 4 {
-		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: fmt.Sprintf("/ByteRange has %d numbers, not 4", len(arr))})
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: fmt.Sprintf("/ByteRange has %d numbers, not 4", len(arr))})
 		return f
 	}
 	for i, o := range arr {
 		n, ok := o.(types.Integer)
 		if !ok {
-			f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: "/ByteRange holds something other than integers"})
+			f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: "/ByteRange holds something other than integers"})
 			return f
 		}
 		f.byteRange[i] = int(n)
 	}
 	if msg := checkByteRange(f.byteRange, rd.data, contents); msg != "" {
-		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, Message: msg})
+		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: msg})
 		return f
 	}
 	f.end = f.byteRange[2] + f.byteRange[3]

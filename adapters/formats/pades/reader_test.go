@@ -22,7 +22,25 @@ func read(t *testing.T, data []byte) []ades.Signature {
 	if err != nil {
 		t.Fatal(err)
 	}
+	formatFailures(t, sigs)
 	return sigs
+}
+
+// formatFailures checks, on every signature a test reads, that the
+// reader marks as format failures (ades.Problem.FormatFailure) the
+// findings of these codes, wherever it makes them, and no other: the
+// process no longer knows the codes (issue 17).
+func formatFailures(t *testing.T, sigs []ades.Signature) {
+	t.Helper()
+	failures := []string{pades.CodeByteRangeInvalid, pades.CodePagesChanged, pades.CodePageContentChanged, pades.CodePageTreeUnreadable, pades.CodeShownAnnotationsChanged}
+	for _, s := range sigs {
+		for _, p := range s.Problems {
+			if p.FormatFailure != slices.Contains(failures, p.Code) {
+				t.Errorf("signature %s: %s: FormatFailure %t", s.ID, p.Code, p.FormatFailure)
+			}
+		}
+		formatFailures(t, s.CounterSignatures)
+	}
 }
 
 func must(t *testing.T, err error) {
