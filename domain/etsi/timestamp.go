@@ -239,12 +239,10 @@ func unchecked(c ades.Check, sub string) (string, string) {
 
 // level checks that the evidence supports the level the reader found in
 // the structure: T needs an intact signature time-stamp, LT also embedded
-// revocation data for the signing certificate, LTA also an intact archive
-// time-stamp. When it does not, EvidenceLevel is lowered and a warning
-// says so; signatureFormat stays the reader's, as DSS reports it. Whether
-// embedded data covers the signing certificate is known only when the
-// application looked its facts up, that is when it reaches an anchor
-// (Needs); for a signer that reaches none, LT is taken as found.
+// revocation data for the signer's chain (chainEmbedded), LTA also an
+// intact archive time-stamp. When it does not, EvidenceLevel is lowered
+// and a warning says so; signatureFormat stays the reader's, as DSS
+// reports it.
 func (v *validation) level() {
 	sig := v.sig
 	if sig.Level < ades.LevelB {
@@ -258,12 +256,7 @@ func (v *validation) level() {
 		}
 		return false
 	}
-	embedded := true
-	if sig.SigningCertificate != nil {
-		if facts, looked := v.in.Revocation[Key(sig.SigningCertificate)]; looked {
-			embedded = slices.ContainsFunc(facts, func(f revocation.Fact) bool { return f.Embedded })
-		}
-	}
+	embedded := v.chainEmbedded()
 	l := ades.LevelB
 	if intact(ades.SignatureTimestamp) {
 		l = ades.LevelT

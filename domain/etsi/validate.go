@@ -31,8 +31,8 @@ type Result struct {
 	BestSignatureTime time.Time
 	// EvidenceLevel is the level the evidence supports: the reader's
 	// level, or a lower one when a time-stamp it counts does not verify
-	// or the revocation data it counts does not cover the signing
-	// certificate (warning LEVEL_NOT_SUPPORTED_BY_EVIDENCE). The report's
+	// or the embedded revocation data does not cover the signer's chain
+	// (warning LEVEL_NOT_SUPPORTED_BY_EVIDENCE). The report's
 	// signatureFormat is the reader's level, as DSS reports the
 	// structure, not this one.
 	EvidenceLevel ades.Level

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/x509"
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -30,6 +31,11 @@ type dssData struct {
 	seen map[pdf.Location]bool
 	// full is set once a kind of data reached MaxDSSEntries.
 	full map[string]bool
+	// crlIssuers and ocspSerials are the issuers of the CRLs and the
+	// serial numbers the OCSP responses are about, once indexed.
+	crlIssuers  [][]byte
+	ocspSerials []*big.Int
+	indexed     bool
 }
 
 // after is where the first version of the store written at or after end
@@ -160,56 +166,45 @@ func (d *dssData) room(kind string, n int) bool {
 	return false
 }
 
-// covers reports whether the store holds revocation data for every
-// certificate of the signer's chain that is not a trust anchor: a CRL of
-// its issuer or an OCSP response about its serial number. This is the
-// structure DSS asks of an LT signature; whether the data is usable is
-// the process's question. The chain is followed by names among the
-// certificates the signature, the store and the validator hold.
-func (rd *reading) covers(dss *dssData, s *ades.Signature) bool {
-	chain := chainOf(s.SigningCertificate, slices.Concat(s.Certificates, dss.certs), rd.certs)
-	if len(chain) == 0 {
+// holdsRevocationOf reports whether the stores hold revocation data
+// about the signing certificate of s, a certificate the document carries
+// (in the signature or a store): a CRL of its issuer, or an OCSP response
+// about its serial number. It is what makes the validation data the
+// signature's own in a store every signature of the document shares, and
+// it depends on the document alone: a signing certificate the document
+// does not carry (found among the validator's certificates,
+// ports.Document.Certificates) has no data here. Whether the data is
+// usable, and whether the rest of the chain is covered, is the
+// process's question (etsi: LEVEL_NOT_SUPPORTED_BY_EVIDENCE).
+func (d *dssData) holdsRevocationOf(s *ades.Signature) bool {
+	c := s.SigningCertificate
+	if c == nil || !slices.ContainsFunc(slices.Concat(s.Certificates, d.certs), c.Equal) {
 		return false
 	}
-	var crls []*crl.CRL
-	for _, der := range dss.crls {
-		if l, err := crl.Parse(der); err == nil {
-			crls = append(crls, l)
-		}
-	}
-	var responses []ocsp.SingleResponse
-	for _, der := range dss.ocsps {
-		if r, err := ocsp.ParseResponse(der); err == nil && r.Basic != nil {
-			responses = append(responses, r.Basic.Responses...)
-		}
-	}
-	for _, c := range chain {
-		covered := slices.ContainsFunc(crls, func(l *crl.CRL) bool { return bytes.Equal(l.RawIssuer, c.RawIssuer) }) ||
-			slices.ContainsFunc(responses, func(sr ocsp.SingleResponse) bool {
-				return sr.CertID.SerialNumber != nil && sr.CertID.SerialNumber.Cmp(c.SerialNumber) == 0
-			})
-		if !covered {
-			return false
-		}
-	}
-	return true
+	d.index()
+	return slices.ContainsFunc(d.crlIssuers, func(issuer []byte) bool { return bytes.Equal(issuer, c.RawIssuer) }) ||
+		slices.ContainsFunc(d.ocspSerials, func(serial *big.Int) bool { return serial.Cmp(c.SerialNumber) == 0 })
 }
 
-// chainOf is signer and its issuers found by name among pool, up to a
-// trust anchor or a self-issued certificate, which are left out: the
-// certificates that need revocation data. Nil when signer is nil.
-func chainOf(signer *x509.Certificate, pool, anchors []*x509.Certificate) []*x509.Certificate {
-	var chain []*x509.Certificate
-	for c := signer; c != nil && len(chain) < MaxChain; {
-		if slices.ContainsFunc(anchors, c.Equal) || bytes.Equal(c.RawIssuer, c.RawSubject) {
-			break
-		}
-		chain = append(chain, c)
-		i := slices.IndexFunc(pool, func(p *x509.Certificate) bool { return bytes.Equal(p.RawSubject, c.RawIssuer) && !p.Equal(c) })
-		if i < 0 {
-			break
-		}
-		c = pool[i]
+// index parses the stored CRLs and OCSP responses, once, for
+// holdsRevocationOf: their issuers and serial numbers.
+func (d *dssData) index() {
+	if d.indexed {
+		return
 	}
-	return chain
+	d.indexed = true
+	for _, der := range d.crls {
+		if l, err := crl.Parse(der); err == nil {
+			d.crlIssuers = append(d.crlIssuers, l.RawIssuer)
+		}
+	}
+	for _, der := range d.ocsps {
+		if r, err := ocsp.ParseResponse(der); err == nil && r.Basic != nil {
+			for _, sr := range r.Basic.Responses {
+				if sr.CertID.SerialNumber != nil {
+					d.ocspSerials = append(d.ocspSerials, sr.CertID.SerialNumber)
+				}
+			}
+		}
+	}
 }

@@ -21,6 +21,4 @@ const (
 	// objects with the final document): a document of MaxPages pages with
 	// MaxSignatures revisions fits.
 	MaxPageTreeNodes = 1_000_000
-	// MaxChain bounds the certificates followed from a signer for LT.
-	MaxChain = 16
 )

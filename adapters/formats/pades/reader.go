@@ -2,6 +2,7 @@ package pades
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"crypto/x509"
@@ -620,21 +621,44 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 
 // complete adds to a signature what the document holds besides its CMS:
 // the document security store and the document time-stamps over its
-// revision, and sets its level as DSS does (ETSI EN 319 142-1, 6): T with
-// a signature time-stamp or a document time-stamp over the signature; LT
-// with a /DSS, added after a T-level time-stamp, that holds revocation
-// data for the signer's chain; LTA with a document time-stamp over that
-// /DSS. A document time-stamp is an archive time-stamp only over an LT
-// store; otherwise it is the signature's T-level time-stamp.
+// revision, and sets its level from the document alone (ETSI EN 319
+// 142-1, 6), each level including the previous one:
+//
+//   - T: a signature time-stamp in the CMS, or a document time-stamp
+//     over the signature.
+//   - LT: a version of the store written after the first of those ends
+//     (after the signature's own revision for a signature time-stamp),
+//     and the stores hold revocation data about the signing certificate
+//     (holdsRevocationOf): validation data added after the signature,
+//     and the signature's own. Whether it covers the rest of the chain,
+//     and whether it is usable, is not asked here: the process decides,
+//     and reports a lower EvidenceLevel, as for CAdES (cades/level.go).
+//     The validator's certificates (rd.certs) play no part: the same
+//     bytes have the same level whatever lists are loaded.
+//   - LTA: a document time-stamp written after that version of the
+//     store, over it.
+//
+// A document time-stamp is an archive time-stamp when it covers that
+// store; otherwise it is a T-level time-stamp of the signature.
 func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimestamp) {
 	f := rd.fieldInfo[s.ID]
 	covered := filter(stamps, func(t docTimestamp) bool { return t.ok && f.end > 0 && t.end >= f.end })
-	// ltAt is where the first store written after the signature starts.
-	ltAt := dss.after(f.end)
-	stored := f.end > 0 && ltAt >= 0
-	tBefore := s.Level >= ades.LevelT || slices.ContainsFunc(covered, func(t docTimestamp) bool { return stored && t.end <= ltAt })
-	lt := stored && tBefore && rd.covers(dss, s)
-	if stored {
+	// tAt is where the signature's first T-level proof ends, -1 without
+	// one; ltAt is where the first store written after it starts, -1
+	// without one.
+	tAt, ltAt := -1, -1
+	switch {
+	case f.end <= 0:
+	case s.Level >= ades.LevelT:
+		tAt = f.end
+	case len(covered) > 0:
+		tAt = slices.MinFunc(covered, func(a, b docTimestamp) int { return cmp.Compare(a.end, b.end) }).end
+	}
+	if tAt >= 0 {
+		ltAt = dss.after(tAt)
+	}
+	lt := ltAt >= 0 && dss.holdsRevocationOf(s)
+	if f.end > 0 && dss.after(f.end) >= 0 {
 		s.Certificates = append(s.Certificates, dss.certs...)
 		s.CRLs = append(s.CRLs, dss.crls...)
 		s.OCSPResponses = append(s.OCSPResponses, dss.ocsps...)
