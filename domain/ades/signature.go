@@ -115,8 +115,9 @@ type Signature struct {
 	CRLs          [][]byte
 	OCSPResponses [][]byte
 
-	// PDF places a PDF signature in its document; nil for other formats.
-	PDF *PDFPlacement
+	// Placement says where the signature sits in its document; nil when
+	// the signature is the whole file (a CMS signature).
+	Placement *Placement
 
 	// Timestamps are the signature's timestamps in document order.
 	Timestamps []Timestamp
@@ -189,19 +190,45 @@ type Problem struct {
 	FormatFailure bool
 }
 
-// PDFPlacement is where a signature sits in a PDF and what its signature
-// dictionary says of itself (ISO 32000-2, 12.8.1): unsigned by the CMS,
-// so claims only.
-type PDFPlacement struct {
-	// Field is the signature field's fully qualified name.
-	Field string
-	// Reason, Location and ContactInfo are the dictionary's /Reason,
-	// /Location and /ContactInfo; empty when absent.
-	Reason, Location, ContactInfo string
-	// Revision is the revision the signature covers, from 1 (the
-	// original document) in file order; 0 when its byte range is unsound.
+// A Placement is where a signature sits in its document, so that the
+// signatures of one document can be told apart, and what the document
+// says of the signature beside it, outside what the signature signs:
+// claims only. It is format-neutral: a PDF signature field and the
+// revision it covers today, a container entry or an XML element
+// tomorrow, each with the fields that apply to it. The reports render
+// every placement alike, from these fields, whatever its kind.
+type Placement struct {
+	// Kind is what holds the signature; it says what Name names.
+	Kind PlacementKind
+	// Name names the signature's place in the document: a PDF signature
+	// field's fully qualified name.
+	Name string
+	// Revision is the revision of the document the signature covers,
+	// from 1 (the original document) in file order; 0 when the document
+	// has no revisions, or the signature's extent in it is unsound.
 	Revision int
-	// CoversWholeDocument is whether the byte range reaches the end of
-	// the file: no update came after the signature.
+	// CoversWholeDocument is whether the signature's extent reaches the
+	// end of the document: nothing was added to it after the signature.
 	CoversWholeDocument bool
+	// Reason, Location and ContactInfo are what the signer claims beside
+	// the signature, unsigned (a PDF signature dictionary's /Reason,
+	// /Location and /ContactInfo, ISO 32000-2, 12.8.1); empty when absent.
+	Reason, Location, ContactInfo string
+}
+
+// PlacementKind is what holds a signature in its document.
+type PlacementKind uint8
+
+const (
+	_ PlacementKind = iota
+	// PDFField is a signature field of a PDF (ISO 32000-2, 12.7.5.5),
+	// named by its fully qualified name, in a document of revisions.
+	PDFField // PDF field
+)
+
+func (k PlacementKind) String() string {
+	if k == PDFField {
+		return "PDF field"
+	}
+	return ""
 }

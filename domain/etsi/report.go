@@ -46,9 +46,11 @@ func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 			rep.SignedData = append(rep.SignedData, d.Name)
 		}
 	}
-	if p := sig.PDF; p != nil {
+	// Every placement renders as the summary's placement object, pdf
+	// (docs/validate-api.md), whatever holds the signature.
+	if p := sig.Placement; p != nil {
 		rep.PDF = &verdict.PDFSignature{
-			Field: p.Field, Revision: p.Revision, CoversWholeDocument: p.CoversWholeDocument,
+			Field: p.Name, Revision: p.Revision, CoversWholeDocument: p.CoversWholeDocument,
 			Reason: p.Reason, Location: p.Location, ContactInfo: p.ContactInfo,
 		}
 	}

@@ -113,7 +113,7 @@ func TestReportFromValidate(t *testing.T) {
 	is.Equal(rep.SignatureFormat, "CAdES_BASELINE_B")
 	is.Equal(rep.PDF, nil) // not a PDF signature: the object is left out
 
-	sig.PDF = &ades.PDFPlacement{Field: "Approval", Reason: "approved", Location: "Bern", Revision: 2}
+	sig.Placement = &ades.Placement{Kind: ades.PDFField, Name: "Approval", Reason: "approved", Location: "Bern", Revision: 2}
 	rep = etsi.Report(sig, r)
 	is.Equal(*rep.PDF, verdict.PDFSignature{Field: "Approval", Revision: 2, Reason: "approved", Location: "Bern"})
 }

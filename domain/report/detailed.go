@@ -72,7 +72,7 @@ type (
 	xSignature struct {
 		ID             string         `xml:"Id,attr"`
 		Format         string         `xml:"Format,attr"`
-		PDF            *xPDF          `xml:"PDF"`
+		Placement      *xPlacement    `xml:"PDF"`
 		BuildingBlocks xBlocks        `xml:"BuildingBlocks"`
 		Timestamps     []xTimestamp   `xml:"Timestamp"`
 		Basic          xProcess       `xml:"BasicValidation"`
@@ -80,7 +80,9 @@ type (
 		Qualification  xQualification `xml:"Qualification"`
 		Conclusion     xConclusion    `xml:"Conclusion"`
 	}
-	xPDF struct {
+	// xPlacement is a signature's placement (ades.Placement), whatever
+	// its kind, under the element name it was published with.
+	xPlacement struct {
 		Field               string `xml:"Field,attr"`
 		Revision            int    `xml:"Revision,attr"`
 		CoversWholeDocument bool   `xml:"CoversWholeDocument,attr"`
@@ -202,8 +204,8 @@ func detailedSignature(s Signature, sum verdict.SignatureReport) xSignature {
 		},
 		Conclusion: xConclusion{Indication: sum.Indication, SubIndication: deref(sum.SubIndication), Errors: messages(sum.Errors), Warnings: messages(sum.Warnings)},
 	}
-	if p := sum.PDF; p != nil {
-		out.PDF = &xPDF{Field: p.Field, Revision: p.Revision, CoversWholeDocument: p.CoversWholeDocument}
+	if p := s.Evidence.Placement; p != nil {
+		out.Placement = &xPlacement{Field: p.Name, Revision: p.Revision, CoversWholeDocument: p.CoversWholeDocument}
 	}
 	for _, b := range r.Blocks {
 		title := blockTitles[b.Name]

@@ -242,8 +242,8 @@ func (b *etsiBuilder) signature(s Signature, sum verdict.SignatureReport) (vSign
 		Identifier: &vSignatureID{ID: ncName(sum.SignatureID)},
 		Process:    &vProcess{ID: processLTA},
 	}
-	if sig.PDF != nil {
-		out.Identifier.DAIdentifier = sig.PDF.Field
+	if p := sig.Placement; p != nil {
+		out.Identifier.DAIdentifier = p.Name
 	}
 
 	// Time-stamps first: the signature's proof of existence refers to
@@ -399,8 +399,8 @@ func (b *etsiBuilder) revoked(r etsi.Result) *vRevocation {
 }
 
 // attributes are the signature's attributes the evidence keeps: the
-// claimed signing time, its time-stamps and a PDF signature's reason and
-// contact information.
+// claimed signing time, its time-stamps and the reason and contact
+// information its placement claims.
 func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 	a := &vAttributes{}
 	empty := true
@@ -426,9 +426,9 @@ func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 		}
 		empty = false
 	}
-	if p := sig.PDF; p != nil {
-		// The signature dictionary is not signed by the CMS (ISO 32000-2,
-		// 12.8.1).
+	if p := sig.Placement; p != nil {
+		// Claims beside the signature, which it does not sign (a PDF
+		// signature dictionary, ISO 32000-2, 12.8.1).
 		if p.Reason != "" {
 			a.Reason, empty = &vText{Text: p.Reason}, false
 		}

@@ -59,10 +59,12 @@ type SignatureReport struct {
 	// table; omitted when the signature covers no supplied part: its
 	// content is in the document, or no part matched).
 	SignedData []string `json:"signedData,omitempty"`
-	// PDF places a PDF signature in its document (not in the
-	// specification's table; omitted for other formats): which field,
-	// which revision, and the signer's claimed reason and location, so
-	// that a reader can tell the signatures of one document apart.
+	// PDF is the signature's placement in its document (ades.Placement;
+	// not in the specification's table; omitted when the signature has
+	// none, as a CMS file): where it sits (a PDF's field), which revision,
+	// and the signer's claimed reason and location, so that a reader can
+	// tell the signatures of one document apart. Every placement renders
+	// here, under the name the API published it with (pdf).
 	PDF *PDFSignature `json:"pdf,omitempty"`
 	// Timestamps are the time-stamps that gave the signature a proof of
 	// existence, with their qualification (not in the specification's
@@ -85,7 +87,8 @@ type TimestampReport struct {
 	Qualification string `json:"qualification"`
 }
 
-// PDFSignature is where a signature sits in a PDF (docs/validate-api.md).
+// PDFSignature is where a signature sits in its document, rendered from
+// its placement (docs/validate-api.md): Field is the placement's name.
 type PDFSignature struct {
 	Field               string `json:"field"`
 	Revision            int    `json:"revision"`

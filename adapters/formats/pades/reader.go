@@ -532,15 +532,15 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 				s.ClaimedSigningTime = m.UTC()
 			}
 		}
-		s.PDF = rd.placement(f)
+		s.Placement = rd.placement(f)
 		rd.fieldInfo[s.ID] = f
 	}
 	return sigs, nil
 }
 
 // placement says where the signature of f sits in the document.
-func (rd *reading) placement(f field) *ades.PDFPlacement {
-	p := &ades.PDFPlacement{Field: f.name}
+func (rd *reading) placement(f field) *ades.Placement {
+	p := &ades.Placement{Kind: ades.PDFField, Name: f.name}
 	for key, to := range map[string]*string{"Reason": &p.Reason, "Location": &p.Location, "ContactInfo": &p.ContactInfo} {
 		if v, err := rd.pdf.Resolve(f.dict[key]); err == nil && v != nil {
 			if s, err := types.StringOrHexLiteral(v); err == nil && s != nil {

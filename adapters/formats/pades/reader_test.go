@@ -277,11 +277,11 @@ func TestRead(t *testing.T) {
 		sign(d, fixture.Options{Level: cades.B}, 1)
 		dss(d, signedAt.Add(2*time.Hour))
 		sigs := read(t, d.Bytes())
-		is.Equal(*sigs[0].PDF, ades.PDFPlacement{Field: "Signature1", Reason: "approved", Revision: 2})
-		is.Equal(*sigs[1].PDF, ades.PDFPlacement{Field: "Signature2", Revision: 3})
+		is.Equal(*sigs[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Reason: "approved", Revision: 2})
+		is.Equal(*sigs[1].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature2", Revision: 3})
 		d = fixture.New(1)
 		sign(d, fixture.Options{Level: cades.B}, 0)
-		is.Equal(*read(t, d.Bytes())[0].PDF, ades.PDFPlacement{Field: "Signature1", Revision: 2, CoversWholeDocument: true})
+		is.Equal(*read(t, d.Bytes())[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Revision: 2, CoversWholeDocument: true})
 	})
 
 	t.Run("LTA data reach the evidence", func(t *testing.T) {

@@ -1,0 +1,73 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/report"
+)
+
+// TestPlacement (issue 17): a signature's placement renders in the
+// summary, the detailed report and the ETSI report from its neutral
+// fields, whatever its kind, as a PDF signature's did before the
+// placement was neutral: the same pdf object, PDF element, DAIdentifier
+// and unsigned Reason and ContactInfo attributes, byte for byte.
+func TestPlacement(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	kinds := []struct {
+		name string
+		kind ades.PlacementKind
+	}{
+		{"a PDF field", ades.PDFField},
+		{"a kind the reports do not know", ades.PlacementKind(200)},
+	}
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			sig := signature(p.SignerRSA, nil, time.Time{})
+			sig.Placement = &ades.Placement{Kind: k.kind, Name: "Approval", Revision: 2, Reason: "approved", Location: "Bern", ContactInfo: "ops@example.ch"}
+			v := validation(t, p, sig)
+
+			summary, err := json.Marshal(v.Summary.Signatures[0].PDF)
+			is.NoErr(err)
+			is.Equal(string(summary), `{"field":"Approval","revision":2,"coversWholeDocument":false,"reason":"approved","location":"Bern","contactInfo":"ops@example.ch"}`)
+
+			detailed, err := report.Detailed(v)
+			is.NoErr(err)
+			is.True(bytes.Contains(detailed, []byte(`<PDF Field="Approval" Revision="2" CoversWholeDocument="false"></PDF>`)))
+
+			etsiReport, err := report.ETSI(v)
+			is.NoErr(err)
+			for _, want := range []string{
+				`<DAIdentifier>Approval</DAIdentifier>`,
+				"<Reason Signed=\"false\">\n        <ReasonElement>approved</ReasonElement>\n      </Reason>",
+				"<ContactInfo Signed=\"false\">\n        <ContactInfoElement>ops@example.ch</ContactInfoElement>\n      </ContactInfo>",
+			} {
+				if !bytes.Contains(etsiReport, []byte(want)) {
+					t.Errorf("the ETSI report lacks %s", want)
+				}
+			}
+		})
+	}
+
+	t.Run("none", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		v := validation(t, p, signature(p.SignerRSA, nil, time.Time{}))
+		is.Equal(v.Summary.Signatures[0].PDF, nil)
+		detailed, err := report.Detailed(v)
+		is.NoErr(err)
+		is.True(!bytes.Contains(detailed, []byte(`<PDF `)))
+		etsiReport, err := report.ETSI(v)
+		is.NoErr(err)
+		is.True(!bytes.Contains(etsiReport, []byte(`DAIdentifier`)))
+		is.True(!bytes.Contains(etsiReport, []byte(`<Reason`)))
+	})
+}
