@@ -22,21 +22,22 @@ const longHex = 256
 // the rest of the object is parsed.
 const hexName = "svc-dss-hex-"
 
-// parse parses object n at offset: the text up to its "endobj", or for
-// a stream its dictionary up to "stream", with the long hex strings taken
-// out and put back as they are. It reports false for what it cannot
-// tell, which pdfcpu's own object reader then reads. In a scanned file the
-// object ends before the next one starts (extent).
-func (f *File) parse(offset int64) (types.Object, bool, error) {
+// parse parses the object at offset, whose bytes end by limit at the
+// latest (extent): the text up to its "endobj", or for a stream its
+// dictionary up to "stream", with the long hex strings taken out and put
+// back as they are. end is where that text ends. An object that does not
+// end by limit is an error: its text would run on into the next objects,
+// and reading every object would read the file once per object.
+func (f *File) parse(offset, limit int64) (o types.Object, end int64, err error) {
 	if _, _, ok := objectHeader(f.data, offset); !ok {
-		return nil, false, nil
+		return nil, 0, errors.New("no object header")
 	}
 	start := int64(bytes.Index(f.data[offset:min(int64(len(f.data)), offset+64)], []byte("obj"))) + offset + 3
-	limit := f.extent(offset)
+	limit = min(max(limit, start), int64(len(f.data)))
 	end, stream, hexes, ok := scanObject(f.data[:limit], start)
 	if !ok {
 		f.parsedBytes += limit - start
-		return nil, false, nil
+		return nil, 0, fmt.Errorf("it does not end before %d, where the next object starts or the file ends", limit)
 	}
 	f.parsedBytes += end - start
 	var text []byte
@@ -49,36 +50,36 @@ func (f *File) parse(offset int64) (types.Object, bool, error) {
 	text = append(text, f.data[last:end]...)
 	s := string(bytes.TrimSpace(text))
 	if s == "" {
-		return nil, true, nil // the null object
+		return nil, end, nil // the null object
 	}
-	o, err := model.ParseObjectContext(context.Background(), &s, 0, MaxDepth)
-	if err != nil {
-		return nil, true, err
+	if o, err = model.ParseObjectContext(context.Background(), &s, 0, MaxDepth); err != nil {
+		return nil, 0, err
 	}
 	if len(hexes) > 0 {
 		o = restoreHex(o, f.data, hexes, 0)
 	}
 	if !stream {
-		return o, true, nil
+		return o, end, nil
 	}
 	d, ok := o.(types.Dict)
 	if !ok {
-		return nil, true, errors.New("a stream without a dictionary")
+		return nil, 0, errors.New("a stream without a dictionary")
 	}
 	// The data starts after the end of line that follows "stream"
-	// (ISO 32000-2, 7.3.8.1); a lone CR is tolerated.
+	// (ISO 32000-2, 7.3.8.1); a lone CR is tolerated. It starts by limit.
+	within := f.data[:limit]
 	at := end + int64(len("stream"))
-	if bytes.HasPrefix(f.data[at:], []byte("\r\n")) {
+	if bytes.HasPrefix(within[at:], []byte("\r\n")) {
 		at += 2
-	} else if at < int64(len(f.data)) && (f.data[at] == '\n' || f.data[at] == '\r') {
+	} else if at < limit && (within[at] == '\n' || within[at] == '\r') {
 		at++
 	}
 	filters, err := f.pipeline(d)
 	if err != nil {
-		return nil, true, err
+		return nil, 0, err
 	}
 	length, lengthRef := d.Length()
-	return types.NewStreamDict(d, at, length, lengthRef, filters), true, nil
+	return types.NewStreamDict(d, at, length, lengthRef, filters), end, nil
 }
 
 // filterNames are the abbreviations of filter names (ISO 32000-2, 8.9.7,

@@ -82,10 +82,23 @@ type File struct {
 	// through its cross-reference data.
 	heads      []int64
 	streamData [][2]int64
-	// parsedBytes counts the bytes parse went over, for tests: a scanned
-	// file's objects end where the next begins, so reading every object
-	// goes over the file about once.
-	parsedBytes int64
+	// For a file read through its cross-reference data: marks is where
+	// its sections start (the tables, the cross-reference streams, a
+	// hybrid file's /XRefStm); starts is where its objects and sections
+	// start, in order, computed from the entries once bounded is set
+	// (objectStarts). An object's bytes end where the next one starts.
+	marks   []int64
+	starts  []int64
+	bounded bool
+	// budget is what reading the cross-reference sections may still go
+	// over, shared with the sections read alone (sectionBudget).
+	budget *int64
+	// parsedBytes counts the bytes parse went over, and the
+	// cross-reference sections and object streams read, for tests: an
+	// object ends where the next begins, so reading every object goes
+	// over the file about once. streamBytes counts the stream data handed
+	// to pdfcpu to decode.
+	parsedBytes, streamBytes int64
 }
 
 // sharedObjects are the parsed objects the revisions of one file share:
@@ -93,7 +106,14 @@ type File struct {
 // reaches that far, so it parses to the same value.
 type sharedObjects struct {
 	mu      sync.Mutex
-	objects map[int64]types.Object
+	objects map[int64]sharedObject
+}
+
+// sharedObject is an object parsed at some offset, and where its text
+// ended: a revision takes it only when its own bounds let it end there.
+type sharedObject struct {
+	o   types.Object
+	end int64
 }
 
 // entry is where a revision keeps one object.
@@ -163,6 +183,9 @@ func openFull(data []byte) (*File, error) {
 		return nil, fmt.Errorf("%w: %w: the file is encrypted and has %d bytes: only pdfcpu's full reader decrypts, and it is given at most %d",
 			ErrBroken, ErrLimit, len(data), MaxFullReadBytes)
 	}
+	if err := fullReadable(data); err != nil {
+		return nil, fmt.Errorf("%w: the file is encrypted, and only pdfcpu's full reader decrypts: %w", ErrBroken, err)
+	}
 	return readFull(data)
 }
 
@@ -170,7 +193,10 @@ func openFull(data []byte) (*File, error) {
 // repairs what it can, in time quadratic in the length of a file it
 // repairs: only openFull calls it.
 func readFull(data []byte) (*File, error) {
-	ctx, err := pdfcpu.Read(bytes.NewReader(data), config())
+	conf := config()
+	// What pdfcpu decodes while it reads (object streams), as we do.
+	conf.Limits.MaxDecodeBytes = MaxObjectStreamBytes
+	ctx, err := pdfcpu.Read(bytes.NewReader(data), conf)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBroken, err)
 	}
@@ -206,11 +232,12 @@ func (f *File) Revision(end int) (*File, error) {
 		return nil, fmt.Errorf("%w: no revision ends at %d", ErrBroken, end)
 	}
 	if f.shared == nil {
-		f.shared = &sharedObjects{objects: map[int64]types.Object{}}
-		// What f parsed before it had revisions is theirs too.
+		f.shared = &sharedObjects{objects: map[int64]sharedObject{}}
+		// What f parsed before it had revisions is theirs too; its text
+		// ended by its extent.
 		for n, o := range f.objects {
 			if e, ok := f.entries[n]; ok && !e.free && !e.compressed {
-				f.shared.put(e.offset, o)
+				f.shared.put(e.offset, o, f.extent(e.offset))
 			}
 		}
 	}
@@ -263,7 +290,7 @@ func (f *File) revisionFromSections(end int) (r *File, ok bool) {
 		return nil, false
 	}
 	r = &File{data: data, ctx: ctx, entries: maps.Clone(f.entries), objects: map[int]types.Object{}, streams: map[int][]types.Object{},
-		sections: slices.Clone(tail), shared: f.shared, parsed: f.parsed}
+		sections: slices.Clone(tail), shared: f.shared, parsed: f.parsed, budget: f.budget}
 	newest, _ := f.section(start)
 	r.trailer = maps.Clone(newest.trailer)
 	for _, off := range tail[1:] {
@@ -302,6 +329,11 @@ func (f *File) revisionFromSections(end int) (r *File, ok bool) {
 	if r.checkWithin(changed) != nil {
 		return nil, false
 	}
+	for _, off := range tail {
+		s, _ := f.section(off)
+		r.marks = append(r.marks, s.marks...)
+	}
+	r.bounded = true
 	return r, true
 }
 
@@ -395,7 +427,8 @@ func openXRefHint(data []byte, hint int) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{data: data, ctx: ctx, entries: make(map[int]entry, hint), objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	f := &File{data: data, ctx: ctx, entries: make(map[int]entry, hint), objects: map[int]types.Object{}, streams: map[int][]types.Object{},
+		budget: sectionBudget(len(data))}
 	start, err := startXRef(data)
 	if err != nil {
 		return nil, err
@@ -412,6 +445,7 @@ func openXRefHint(data []byte, hint int) (*File, error) {
 	if err := f.checkOffsets(); err != nil {
 		return nil, err
 	}
+	f.bounded = true
 	return f, nil
 }
 
@@ -538,8 +572,17 @@ func (f *File) Stream(o types.Object, limit int64) ([]byte, error) {
 	return f.content(sd, limit)
 }
 
-// content decodes sd, reading its bytes where they lie in the file.
+// content decodes sd, reading its bytes where they lie in the file, up
+// to where the next object starts. Only the filters the validator needs
+// are applied (decodable); a stream with any other is refused before
+// pdfcpu sees it.
 func (f *File) content(sd types.StreamDict, limit int64) ([]byte, error) {
+	if sd.Content != nil {
+		return sd.Content, nil // pdfcpu's full reader has it (an identity Crypt filter)
+	}
+	if err := decodable(sd.FilterPipeline, limit); err != nil {
+		return nil, err
+	}
 	if sd.Raw == nil && f.heads != nil {
 		raw, err := f.scannedRaw(sd)
 		if err != nil {
@@ -555,8 +598,12 @@ func (f *File) content(sd types.StreamDict, limit int64) ([]byte, error) {
 		if sd.StreamOffset < 0 || n < 0 || sd.StreamOffset > int64(len(f.data)) || n > int64(len(f.data))-sd.StreamOffset {
 			return nil, fmt.Errorf("pdf: a stream of %d bytes at %d reaches beyond the file", n, sd.StreamOffset)
 		}
+		if next := f.dataEnd(sd.StreamOffset); n > next-sd.StreamOffset {
+			return nil, fmt.Errorf("pdf: a stream of %d bytes at %d runs into the next object, at %d", n, sd.StreamOffset, next)
+		}
 		sd.Raw = f.data[sd.StreamOffset : sd.StreamOffset+n : sd.StreamOffset+n]
 	}
+	f.streamBytes += int64(len(sd.Raw))
 	if err := sd.DecodeWithLimit(limit); err != nil {
 		return nil, fmt.Errorf("pdf: decode stream: %w", err)
 	}
@@ -625,16 +672,15 @@ func (f *File) object(n int) (types.Object, error) {
 	var err error
 	if e.compressed {
 		o, err = f.compressed(n, e)
-	} else if o, ok = f.shared.get(e.offset); !ok {
-		var parsed bool
-		switch o, parsed, err = f.parse(e.offset); {
-		case !parsed && f.heads != nil:
-			// pdfcpu's reader would read on into the next objects.
-			err = fmt.Errorf("it does not end before the next object, at %d", f.extent(e.offset))
-		case !parsed:
-			o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, e.offset, n, e.gen)
-		case err == nil:
-			f.shared.put(e.offset, o)
+	} else {
+		// Within its bounds, where pdfcpu's reader would read on into
+		// the next objects.
+		extent := f.extent(e.offset)
+		if o, ok = f.shared.get(e.offset, extent); !ok {
+			var end int64
+			if o, end, err = f.parse(e.offset, extent); err == nil {
+				f.shared.put(e.offset, o, end)
+			}
 		}
 	}
 	if err != nil {
@@ -696,35 +742,52 @@ func (f *File) objectStream(s int) ([]types.Object, error) {
 		}
 		offsets = append(offsets, *first+off)
 	}
+	// Each object ends where the next one in the stream starts, in the
+	// order of their offsets, whatever the order of the header: objects
+	// at one offset are parsed once, so that parsing them all goes over
+	// the stream once.
+	starts := slices.Sorted(slices.Values(offsets))
+	starts = slices.Compact(starts)
+	parsed := make(map[int]types.Object, len(starts))
 	objs := make([]types.Object, len(offsets))
 	for i, off := range offsets {
-		end := len(content)
-		if i+1 < len(offsets) && offsets[i+1] >= off {
-			end = offsets[i+1]
-		}
-		text := string(content[off:end])
-		o, err := model.ParseObjectContext(context.Background(), &text, 0, MaxDepth)
-		if err != nil {
-			return nil, fmt.Errorf("object stream %d, object %d: %w", s, i, err)
+		o, ok := parsed[off]
+		if !ok {
+			end := len(content)
+			if k, _ := slices.BinarySearch(starts, off); k+1 < len(starts) {
+				end = starts[k+1]
+			}
+			text := string(content[off:end])
+			f.parsedBytes += int64(len(text))
+			var err error
+			if o, err = model.ParseObjectContext(context.Background(), &text, 0, MaxDepth); err != nil {
+				return nil, fmt.Errorf("object stream %d, object %d: %w", s, i, err)
+			}
+			parsed[off] = o
 		}
 		objs[i] = o
 	}
 	return objs, nil
 }
 
-func (s *sharedObjects) get(offset int64) (types.Object, bool) {
+// get is the object parsed at offset, when its text ended by extent, the
+// asking revision's bound for it.
+func (s *sharedObjects) get(offset, extent int64) (types.Object, bool) {
 	if s == nil {
 		return nil, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o, ok := s.objects[offset]
-	return o, ok
+	if !ok || o.end > extent {
+		return nil, false
+	}
+	return o.o, true
 }
 
-// put keeps o unless it needs the revision to be read: a stream whose
-// length is another object of the revision.
-func (s *sharedObjects) put(offset int64, o types.Object) {
+// put keeps o, whose text ended at end, unless it needs the revision to
+// be read: a stream whose length is another object of the revision.
+func (s *sharedObjects) put(offset int64, o types.Object, end int64) {
 	if s == nil {
 		return
 	}
@@ -733,5 +796,5 @@ func (s *sharedObjects) put(offset int64, o types.Object) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.objects[offset] = o
+	s.objects[offset] = sharedObject{o: o, end: end}
 }

@@ -164,6 +164,19 @@ func scanObjects(data []byte) scan {
 // "n g obj" at the start of a line, after spaces or tabs. It looks back
 // a bounded number of bytes.
 func headerStart(data []byte, i int) (int, bool) {
+	start, ok := headerAnywhere(data, i)
+	if !ok {
+		return 0, false
+	}
+	blank := func(c byte) bool { return c == ' ' || c == '\t' }
+	if l := back(data, start, blank, 16); l > 0 && data[l-1] != '\n' && data[l-1] != '\r' {
+		return 0, false
+	}
+	return start, true
+}
+
+// headerAnywhere is headerStart wherever the header stands on its line.
+func headerAnywhere(data []byte, i int) (int, bool) {
 	if i >= 3 && string(data[i-3:i]) == "end" {
 		return 0, false
 	}
@@ -171,15 +184,11 @@ func headerStart(data []byte, i int) (int, bool) {
 		return 0, false
 	}
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
-	blank := func(c byte) bool { return c == ' ' || c == '\t' }
 	j := back(data, i, isSpace, 16)
 	g := back(data, j, isDigit, 10) // the generation
 	k := back(data, g, isSpace, 16)
 	start := back(data, k, isDigit, 10) // the number
 	if g == j || k == g || start == k {
-		return 0, false
-	}
-	if l := back(data, start, blank, 16); l > 0 && data[l-1] != '\n' && data[l-1] != '\r' {
 		return 0, false
 	}
 	return start, true
@@ -221,23 +230,6 @@ func isDelimiter(c byte) bool {
 		return true
 	}
 	return isSpace(c)
-}
-
-// extent is where the bytes of the object at offset end: at the next
-// object the scan found. Unbounded (the file's end) for a file read
-// through its cross-reference data.
-func (f *File) extent(offset int64) int64 {
-	if f.heads == nil {
-		return int64(len(f.data))
-	}
-	i, found := slices.BinarySearch(f.heads, offset)
-	if found {
-		i++
-	}
-	if i < len(f.heads) {
-		return f.heads[i]
-	}
-	return int64(len(f.data))
 }
 
 // outsideStreams is the last occurrence of the keyword kw before end that

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -40,6 +39,7 @@ func (f *File) readSections(offset int64) error {
 		}
 		seen[offset] = true
 		f.sections = append(f.sections, offset)
+		f.marks = append(f.marks, offset)
 		var trailer types.Dict
 		var err error
 		if bytes.HasPrefix(f.data[skipSpace(f.data, offset):], []byte("xref")) {
@@ -78,6 +78,9 @@ func (f *File) add(n int, e entry) {
 // 7.5.4). A hybrid file's /XRefStm is read with it: its entries complete
 // the table's, whose free entries stand for objects kept in streams.
 func (f *File) table(offset int64) (types.Dict, error) {
+	if err := f.spend(0); err != nil {
+		return nil, err
+	}
 	pos := skipSpace(f.data, offset) + int64(len("xref"))
 	var free []int
 	for {
@@ -118,6 +121,10 @@ func (f *File) table(offset int64) (types.Dict, error) {
 		end = pos + int64(i)
 	}
 	f.read = max(f.read, end+int64(len("startxref")))
+	f.parsedBytes += end - offset
+	if err := f.spend(end - offset); err != nil {
+		return nil, err
+	}
 	text := string(f.data[pos:end])
 	o, err := model.ParseObjectContext(context.Background(), &text, 0, MaxDepth)
 	if err != nil {
@@ -131,6 +138,7 @@ func (f *File) table(offset int64) (types.Dict, error) {
 		if *stm <= 0 || *stm >= int64(len(f.data)) {
 			return nil, fmt.Errorf("pdf: /XRefStm %d is not in the file", *stm)
 		}
+		f.marks = append(f.marks, *stm)
 		if _, err := f.xrefStream(*stm); err != nil {
 			return nil, err
 		}
@@ -144,13 +152,17 @@ func (f *File) table(offset int64) (types.Dict, error) {
 // xrefStream reads a cross-reference stream (ISO 32000-2, 7.5.8); its
 // dictionary is the section's trailer.
 func (f *File) xrefStream(offset int64) (types.Dict, error) {
-	n, gen, ok := objectHeader(f.data, offset)
-	if !ok {
+	if _, _, ok := objectHeader(f.data, offset); !ok {
 		return nil, fmt.Errorf("pdf: no cross-reference section at %d", offset)
 	}
-	o, parsed, err := f.parse(offset)
-	if !parsed {
-		o, err = pdfcpu.ParseObjectWithContext(context.Background(), f.ctx, offset, n, gen)
+	// Its text ends within what the budget leaves.
+	limit := f.sectionLimit(offset)
+	o, end, err := f.parse(offset, limit)
+	switch {
+	case err == nil:
+		err = f.spend(end - offset)
+	case limit < int64(len(f.data)):
+		err = fmt.Errorf("%w: %w", errSectionBudget, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pdf: cross-reference stream at %d: %w", offset, err)
@@ -165,6 +177,9 @@ func (f *File) xrefStream(offset int64) (types.Dict, error) {
 	}
 	if n, err := f.streamLength(sd); err == nil && sd.Raw == nil {
 		f.read = max(f.read, sd.StreamOffset+n)
+		if err := f.spend(n); err != nil {
+			return nil, fmt.Errorf("pdf: cross-reference stream at %d: %w", offset, err)
+		}
 	} else {
 		f.read = int64(len(f.data)) // not known: as far as the file goes
 	}
@@ -312,6 +327,7 @@ type section struct {
 	nums    []int
 	trailer types.Dict
 	end     int64
+	marks   []int64 // where it starts, and its /XRefStm
 }
 
 // section reads the cross-reference section at offset alone, once.
@@ -319,7 +335,8 @@ func (f *File) section(offset int64) (*section, error) {
 	if s, ok := f.parsed[offset]; ok {
 		return s, nil
 	}
-	x := &File{data: f.data, ctx: f.ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{}}
+	x := &File{data: f.data, ctx: f.ctx, entries: map[int]entry{}, objects: map[int]types.Object{}, streams: map[int][]types.Object{},
+		budget: f.budget, marks: []int64{offset}}
 	var trailer types.Dict
 	var err error
 	if bytes.HasPrefix(f.data[skipSpace(f.data, offset):], []byte("xref")) {
@@ -330,7 +347,7 @@ func (f *File) section(offset int64) (*section, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &section{entries: x.entries, nums: slices.Sorted(maps.Keys(x.entries)), trailer: trailer, end: x.read}
+	s := &section{entries: x.entries, nums: slices.Sorted(maps.Keys(x.entries)), trailer: trailer, end: x.read, marks: x.marks}
 	if f.parsed == nil {
 		f.parsed = map[int64]*section{}
 	}
