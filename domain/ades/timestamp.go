@@ -60,4 +60,9 @@ type Timestamp struct {
 	// ContentInfo, without padding after it); the process does not read
 	// it, the validation reports carry it.
 	Token []byte
+	// Document is true for a time-stamp of the document as a whole, the
+	// signatures in it included (a PDF document time-stamp, ETSI EN 319
+	// 142-1, 5.4.3), rather than of one signature: the reports name an
+	// archive time-stamp of the document a document time-stamp.
+	Document bool
 }

@@ -412,7 +412,7 @@ func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 		if tsIDs[i] != "" {
 			x.Objects = []vRef{{tsIDs[i]}}
 		}
-		switch timestampAttribute(sig.Format, ts.Type) {
+		switch timestampAttribute(ts) {
 		case "AllDataObjectsTimeStamp":
 			a.AllDataObjectsTimeStamp = append(a.AllDataObjectsTimeStamp, x)
 		case "SignatureTimeStamp":

@@ -71,3 +71,42 @@ func TestPlacement(t *testing.T) {
 		is.True(!bytes.Contains(etsiReport, []byte(`<Reason`)))
 	})
 }
+
+// TestDocumentTimestamp (issue 17): the ETSI report names an archive
+// time-stamp a DocTimeStamp when the evidence says it is of the whole
+// document (ades.Timestamp.Document), whatever the signature's format;
+// an archive time-stamp inside a PDF signature's CMS is an
+// ArchiveTimeStamp. A document time-stamp that serves as the signature's
+// T-level time-stamp stays a SignatureTimeStamp.
+func TestDocumentTimestamp(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	tests := []struct {
+		name     string
+		format   ades.Format
+		typ      ades.TimestampType
+		document bool
+		want     string
+	}{
+		{"a PDF document time-stamp", ades.PAdES, ades.ArchiveTimestamp, true, "DocTimeStamp"},
+		{"a PDF document time-stamp over an adbe.pkcs7 signature", ades.PKCS7, ades.ArchiveTimestamp, true, "DocTimeStamp"},
+		{"an archive time-stamp in a PDF signature's CMS", ades.PAdES, ades.ArchiveTimestamp, false, "ArchiveTimeStamp"},
+		{"a CAdES archive time-stamp", ades.CAdES, ades.ArchiveTimestamp, false, "ArchiveTimeStamp"},
+		{"a document time-stamp of a format to come", ades.XAdES, ades.ArchiveTimestamp, true, "DocTimeStamp"},
+		{"a document time-stamp serving as the T level", ades.PAdES, ades.SignatureTimestamp, true, "SignatureTimeStamp"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			sig := signature(p.SignerRSA, p.TSA, vt.Add(-2*time.Hour))
+			sig.Format = tt.format
+			sig.Timestamps[0].Type, sig.Timestamps[0].Document = tt.typ, tt.document
+			out, err := report.ETSI(validation(t, p, sig))
+			is.NoErr(err)
+			for _, element := range []string{"DocTimeStamp", "ArchiveTimeStamp", "SignatureTimeStamp"} {
+				is.Equal(bytes.Contains(out, []byte("<"+element+" Signed=\"false\">")), element == tt.want)
+			}
+		})
+	}
+}

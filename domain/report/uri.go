@@ -132,18 +132,19 @@ var digestURIs = map[string]string{
 }
 
 // timestampAttribute is the SignatureAttributes element of TS 119 102-2
-// Annex A for a time-stamp of a signature of format f; "" for a
-// validation-data time-stamp, whose kind (CAdES-X type 1 or 2) the
-// evidence does not keep.
-func timestampAttribute(f ades.Format, t ades.TimestampType) string {
-	switch t {
+// Annex A for a time-stamp of a signature; "" for a validation-data
+// time-stamp, whose kind (CAdES-X type 1 or 2) the evidence does not
+// keep. An archive time-stamp of the whole document (a PDF document
+// time-stamp) is a DocTimeStamp, whatever the format.
+func timestampAttribute(ts ades.Timestamp) string {
+	switch ts.Type {
 	case ades.ContentTimestamp:
 		return "AllDataObjectsTimeStamp"
 	case ades.SignatureTimestamp:
 		return "SignatureTimeStamp"
 	case ades.ArchiveTimestamp:
-		if f == ades.PAdES || f == ades.PKCS7 {
-			return "DocTimeStamp" // a PDF's archive time-stamps are document time-stamps
+		if ts.Document {
+			return "DocTimeStamp"
 		}
 		return "ArchiveTimeStamp"
 	}

@@ -615,6 +615,7 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 		imprintErr = tok.CheckImprintReader(rd.ranges(f.byteRange)()) // says which hash is not supported
 	}
 	ts.evidence = cades.TimestampEvidence(ades.ArchiveTimestamp, tok, imprintErr, rd.certs)
+	ts.evidence.Document = true
 	ts.ok = true
 	return ts
 }

@@ -264,10 +264,24 @@ func TestRead(t *testing.T) {
 		s := read(t, d.Bytes())[0]
 		is.Equal(ades.SignatureFormat(s.Format, s.Level), "PAdES_BASELINE_LTA")
 		var types []ades.TimestampType
+		var documents []bool
 		for _, ts := range s.Timestamps {
 			types = append(types, ts.Type)
+			documents = append(documents, ts.Document)
 		}
 		is.Equal(types, []ades.TimestampType{ades.SignatureTimestamp, ades.ArchiveTimestamp, ades.ArchiveTimestamp})
+		is.Equal(documents, []bool{false, true, true}) // the CMS's time-stamp, then the document's
+	})
+
+	t.Run("a document time-stamp over a B signature is its T-level time-stamp, and a document time-stamp", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		sign(d, fixture.Options{Level: cades.B}, 0)
+		stamp(d, signedAt.Add(time.Hour))
+		s := read(t, d.Bytes())[0]
+		is.Equal(len(s.Timestamps), 1)
+		is.Equal(s.Timestamps[0].Type, ades.SignatureTimestamp)
+		is.True(s.Timestamps[0].Document)
 	})
 
 	t.Run("each signature is placed: field, revision, claims", func(t *testing.T) {
