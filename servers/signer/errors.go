@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/problem"
@@ -43,10 +43,10 @@ func errorHandler(logger *slog.Logger, p pages) echo.HTTPErrorHandler {
 }
 
 func problemFor(err error) problem.Problem {
-	if errors.Is(err, app.ErrNoControlDatabase) {
+	if errors.Is(err, signer.ErrNoControlDatabase) {
 		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", err.Error())
 	}
-	refusal, isRefusal := errors.AsType[*app.RefusalError](err)
+	refusal, isRefusal := errors.AsType[*signer.RefusalError](err)
 	for _, r := range refusals {
 		switch {
 		case isRefusal && refusal.Kind == r.kind:
@@ -56,9 +56,9 @@ func problemFor(err error) problem.Problem {
 		}
 	}
 	switch {
-	case errors.Is(err, app.ErrSignUnavailable):
+	case errors.Is(err, signer.ErrSignUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
-	case errors.Is(err, app.ErrAuthUnavailable):
+	case errors.Is(err, signer.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "the JWT key source did not answer")
 	case errors.Is(err, errBodyTimeout):
 		return problem.New(http.StatusRequestTimeout, "", errBodyTimeout.Error())
@@ -73,7 +73,7 @@ func problemFor(err error) problem.Problem {
 }
 
 // refusals are the 4xx classes of the application. A refusal's detail is
-// its app.RefusalError's Detail, in fixed words; never the error's text,
+// its signer.RefusalError's Detail, in fixed words; never the error's text,
 // which may name the HSM's library and token or repeat what an
 // unverified token claimed. An error of the class that is no
 // RefusalError gets the class's words.
@@ -83,10 +83,10 @@ var refusals = []struct {
 	slug   string
 	detail string
 }{
-	{app.ErrSignUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
-	{app.ErrUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
-	{app.ErrSignForbidden, http.StatusForbidden, "forbidden", "the request is not authorized"},
-	{app.ErrSignBadRequest, http.StatusBadRequest, "bad-request", "the request cannot be signed"},
+	{signer.ErrSignUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
+	{signer.ErrUnauthenticated, http.StatusUnauthorized, "unauthenticated", "the request is not authenticated"},
+	{signer.ErrSignForbidden, http.StatusForbidden, "forbidden", "the request is not authorized"},
+	{signer.ErrSignBadRequest, http.StatusBadRequest, "bad-request", "the request cannot be signed"},
 }
 
 // wantsHTML reports a browser: one that asks for text/html before JSON.

@@ -9,8 +9,8 @@ import (
 	"net"
 	"strconv"
 
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
 
@@ -27,7 +27,7 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 		return 2
 	}
 	logger := shell.NewLogger(stdout, slog.LevelInfo)
-	a, err := app.NewSigner(cfg, logger)
+	a, err := signer.New(cfg, logger)
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1

@@ -14,7 +14,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/control"
+	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/shell"
@@ -45,7 +46,7 @@ func loadPages() (pages, error) {
 }
 
 // newServer builds the routes of the signing server.
-func newServer(a *app.Signer, logger *slog.Logger) (*echo.Echo, error) {
+func newServer(a *signer.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	cfg := a.Config()
 	p, err := loadPages()
 	if err != nil {
@@ -95,8 +96,8 @@ func public(path string) bool {
 // public paths are open and /sign-ska authenticates itself; every other
 // path needs a bearer token that verifies against the configured JWT key
 // source, and is denied when none is configured. Permit-all turns the
-// filter off (app.Signer.Authenticate).
-func resourceServer(a *app.Signer) echo.MiddlewareFunc {
+// filter off (signer.Signer.Authenticate).
+func resourceServer(a *signer.Signer) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			path := c.Request().URL.Path
@@ -118,15 +119,15 @@ func index(p pages) echo.HandlerFunc {
 }
 
 // health is the anonymous roll-up probe.
-func health(a *app.Signer) echo.HandlerFunc {
+func health(a *signer.Signer) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := a.Health(c.Request().Context())
 		status := http.StatusOK
-		if h != app.Up {
+		if h != control.Up {
 			status = http.StatusServiceUnavailable
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(status, map[string]app.Health{"status": h})
+		return c.JSON(status, map[string]control.Health{"status": h})
 	}
 }
 
@@ -140,7 +141,7 @@ var errSignTooLarge = &bodylimit.TooLargeError{Limit: maxSignRequest, Setting: "
 
 // signSKA reads the body (the JWT binds its exact bytes), has the
 // application sign it, and answers the signatures with the request id.
-func signSKA(a *app.Signer) echo.HandlerFunc {
+func signSKA(a *signer.Signer) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if err := a.Available(); err != nil {
 			// Read the body anyway, so that the size cap of /api/ is
@@ -181,5 +182,5 @@ func bodyError(err error) error {
 // signResponse is the JSON answer of sign-ska (docs/signing-api.yaml).
 type signResponse struct {
 	RequestID string `json:"requestId"`
-	app.SignResult
+	signer.SignResult
 }

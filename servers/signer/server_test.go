@@ -18,8 +18,8 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/servertest"
@@ -314,7 +314,7 @@ func TestReadBounds(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	cfg, err := config.LoadSigner(nil, []string{"SVC_DSS_CONTROL_DB_URL=" + pgtest.NewDatabaseURL(t)}, io.Discard)
 	is.NoErr(err)
-	a, err := app.NewSigner(cfg, logger)
+	a, err := signer.New(cfg, logger)
 	is.NoErr(err)
 	t.Cleanup(func() { a.Close() })
 	e, err := newServer(a, logger)

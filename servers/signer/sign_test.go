@@ -34,8 +34,8 @@ import (
 
 	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/adapters/signjwt"
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/fixtures/softhsm"
 	"github.com/svc-dss/dss/ports"
@@ -608,7 +608,7 @@ func TestSignSKAInfrastructure(t *testing.T) {
 		cfg, err := config.LoadSigner(nil, []string{"SVC_DSS_CONTROL_DB_URL=" + w.admin, "SVC_DSS_SIGNING_TIMEOUT_SECONDS=1"}, io.Discard)
 		is.NoErr(err)
 		var logs servertest.Buffer
-		a, err := app.NewSigner(cfg, slog.New(slog.NewJSONHandler(&logs, nil)), app.WithHSM(slowHSM{}))
+		a, err := signer.New(cfg, slog.New(slog.NewJSONHandler(&logs, nil)), signer.WithHSM(slowHSM{}))
 		is.NoErr(err)
 		defer a.Close()
 		e, err := newServer(a, slog.New(slog.NewJSONHandler(&logs, nil)))

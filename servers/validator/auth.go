@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/svc-dss/dss/adapters/oidc"
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/servers/internal/problem"
 )
 
@@ -20,7 +20,7 @@ const principalKey = "principal"
 // §5): every path under /api/ needs a bearer token of a licensed tenant;
 // the health probe and anything else are left alone. It runs before the
 // upload is read, so that an unauthenticated request costs no parsing.
-func authMiddleware(a *app.Validator, logger *slog.Logger) echo.MiddlewareFunc {
+func authMiddleware(a *validator.Validator, logger *slog.Logger) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			if !strings.HasPrefix(c.Request().URL.Path, "/api/") {
@@ -43,14 +43,14 @@ func authMiddleware(a *app.Validator, logger *slog.Logger) echo.MiddlewareFunc {
 func authProblem(c echo.Context, logger *slog.Logger, err error) error {
 	var p problem.Problem
 	switch {
-	case errors.Is(err, app.ErrUnauthenticated):
+	case errors.Is(err, validator.ErrUnauthenticated):
 		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="svc-dss"`)
 		detail := "a valid bearer token of a tenant is required"
 		if e, ok := errors.AsType[*oidc.TokenError](err); ok {
 			detail += ": " + e.Reason.String()
 		}
 		p = problem.New(http.StatusUnauthorized, "unauthenticated", detail)
-	case errors.Is(err, app.ErrForbidden):
+	case errors.Is(err, validator.ErrForbidden):
 		p = problem.New(http.StatusForbidden, "forbidden", reason(err))
 	default:
 		logger.ErrorContext(c.Request().Context(), "authentication could not run", slog.String("error", err.Error()))

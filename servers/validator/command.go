@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 )
 
 const commandUsage = `usage:
@@ -18,7 +18,7 @@ const commandUsage = `usage:
 // runCommand runs an operator command without serving HTTP. trust status
 // reads the cache only; trust refresh goes online once and exits 1 when
 // no list could be confirmed with its publisher.
-func runCommand(ctx context.Context, a *app.Validator, args []string, stdout, stderr io.Writer) int {
+func runCommand(ctx context.Context, a *validator.Validator, args []string, stdout, stderr io.Writer) int {
 	if len(args) < 2 {
 		fmt.Fprintln(stderr, commandUsage)
 		return 2

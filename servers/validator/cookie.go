@@ -7,12 +7,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 )
 
 // A uiCookie is one of the browser UI's two cookies (docs/decisions/0024):
 // the session cookie, which holds the session ID, and the login cookie,
-// which holds a login in progress, sealed by the app. Both are HttpOnly
+// which holds a login in progress, sealed by the validator. Both are HttpOnly
 // (no script reads them), SameSite=Lax (sent on the top-level GET by
 // which the identity provider sends the browser back, never on a
 // cross-site POST), Path=/ and without Domain (this host only). When the
@@ -40,7 +40,7 @@ var (
 	// bits, base64url): anything else is not looked up.
 	sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 	// sealedLoginPattern bounds a sealed login: base64url, and a few
-	// hundred characters (app.LoginStart).
+	// hundred characters (validator.LoginStart).
 	sealedLoginPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,1000}$`)
 )
 
@@ -49,7 +49,7 @@ var (
 // ends sessions); the login cookie lives as long as a login may take.
 func newCookies(baseURL string) (session, login uiCookie) {
 	session = uiCookie{name: plainCookieName, valid: sessionIDPattern}
-	login = uiCookie{name: plainLoginCookieName, valid: sealedLoginPattern, maxAge: int(app.LoginLifetime.Seconds())}
+	login = uiCookie{name: plainLoginCookieName, valid: sealedLoginPattern, maxAge: int(validator.LoginLifetime.Seconds())}
 	if u, err := url.Parse(baseURL); err == nil && u.Scheme == "https" {
 		session.name, session.secure = secureCookieName, true
 		login.name, login.secure = secureLoginCookieName, true

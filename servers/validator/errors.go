@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
@@ -31,7 +31,7 @@ func errorHandler(logger *slog.Logger, u *ui) echo.HTTPErrorHandler {
 		if p.Status >= http.StatusInternalServerError {
 			logger.ErrorContext(c.Request().Context(), "request failed", slog.Int("status", p.Status), slog.String("error", err.Error()))
 		}
-		if _, ok := errors.AsType[*app.UnreadableError](err); ok {
+		if _, ok := errors.AsType[*validator.UnreadableError](err); ok {
 			// The reader's reason, which the answer does not repeat.
 			logger.InfoContext(c.Request().Context(), "unreadable document", slog.String("error", err.Error()))
 		}
@@ -51,8 +51,8 @@ func problemFor(err error) problem.Problem {
 	// First: a bug outranks whatever else the validation ran into (the
 	// errors of its signatures are joined), and the handlers may have
 	// wrapped it as an infrastructure failure.
-	if _, ok := errors.AsType[*app.PanicError](err); ok {
-		// The panic and its stack are in the log (app.PanicLogMessage).
+	if _, ok := errors.AsType[*validator.PanicError](err); ok {
+		// The panic and its stack are in the log (validator.PanicLogMessage).
 		return problem.New(http.StatusInternalServerError, "internal-error", errPanicDetail)
 	}
 	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
@@ -61,7 +61,7 @@ func problemFor(err error) problem.Problem {
 	if e, ok := errors.AsType[*upload.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
 	}
-	if e, ok := errors.AsType[*app.UnreadableError](err); ok {
+	if e, ok := errors.AsType[*validator.UnreadableError](err); ok {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", e.Reason())
 	}
 	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {
@@ -98,15 +98,15 @@ func uiProblem(err error) (problem.Problem, bool) {
 		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and an ETSI validation report needs at least one. Its detailed report is available."), true
 	case errors.Is(err, ports.ErrNoSession):
 		return problem.New(http.StatusUnauthorized, "unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."), true
-	case errors.Is(err, app.ErrUnknownTenant):
+	case errors.Is(err, validator.ErrUnknownTenant):
 		return problem.New(http.StatusNotFound, "unknown-tenant", "No tenant with this ID is registered for signing in here: it is unknown, disabled, or has no identity provider. Check the address you were given."), true
-	case errors.Is(err, app.ErrLoginState):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in could not be completed: "+after(err, app.ErrLoginState)+". Start it again."), true
-	case errors.Is(err, app.ErrUnauthenticated):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in failed: "+after(err, app.ErrUnauthenticated)+"."), true
-	case errors.Is(err, app.ErrForbidden):
-		return problem.New(http.StatusForbidden, "forbidden", "Access refused: "+after(err, app.ErrForbidden)+"."), true
-	case errors.Is(err, app.ErrAuthUnavailable):
+	case errors.Is(err, validator.ErrLoginState):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in could not be completed: "+after(err, validator.ErrLoginState)+". Start it again."), true
+	case errors.Is(err, validator.ErrUnauthenticated):
+		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in failed: "+after(err, validator.ErrUnauthenticated)+"."), true
+	case errors.Is(err, validator.ErrForbidden):
+		return problem.New(http.StatusForbidden, "forbidden", "Access refused: "+after(err, validator.ErrForbidden)+"."), true
+	case errors.Is(err, validator.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."), true
 	}
 	return problem.Problem{}, false
@@ -148,7 +148,7 @@ func (u *ui) renderError(c echo.Context, err error, p problem.Problem) error {
 		Status: p.Status, Detail: p.Detail, RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
 		Next: pathValidate, NextLabel: "Start again",
 	}
-	if s := sessionOf(c); s.Tenant != "" && !errors.Is(err, app.ErrForbidden) {
+	if s := sessionOf(c); s.Tenant != "" && !errors.Is(err, validator.ErrForbidden) {
 		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, "Back to the upload form"
 	}
 	return page.Render(c, p.Status, u.pages["error.html"], data)

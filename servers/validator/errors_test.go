@@ -7,7 +7,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -26,23 +26,23 @@ func TestProblemFor(t *testing.T) {
 	}{
 		{"unreadable upload", fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable), 400,
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: the uploaded file is empty"},
-		{"a document its reader cannot read: no name, no bytes of it", &app.UnreadableError{Err: fmt.Errorf("%w: pades: <b>contract</b>.pdf: signature \"Sig\\u0000\": /SubFilter \"<script>\" is not one this service reads", ports.ErrUnreadable)}, 400,
+		{"a document its reader cannot read: no name, no bytes of it", &validator.UnreadableError{Err: fmt.Errorf("%w: pades: <b>contract</b>.pdf: signature \"Sig\\u0000\": /SubFilter \"<script>\" is not one this service reads", ports.ErrUnreadable)}, 400,
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read"},
 		{"infrastructure failure hides its cause", errInfrastructure{fmt.Errorf("app: revocation: %w", errors.New("dial tcp 10.0.0.7:5432: connection refused"))}, 502,
 			"urn:svc-dss:problem:infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it"},
-		{"a sign-in that cannot run hides its cause", fmt.Errorf("%w: provider of tenant x: %w", app.ErrAuthUnavailable, errors.New("dial tcp 10.0.0.7:443: i/o timeout")), 502,
+		{"a sign-in that cannot run hides its cause", fmt.Errorf("%w: provider of tenant x: %w", validator.ErrAuthUnavailable, errors.New("dial tcp 10.0.0.7:443: i/o timeout")), 502,
 			"urn:svc-dss:problem:infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."},
-		{"a refused ID token says why", fmt.Errorf("%w: the ID token is not valid: %w", app.ErrUnauthenticated, errors.New("oidc: token is expired")), 401,
+		{"a refused ID token says why", fmt.Errorf("%w: the ID token is not valid: %w", validator.ErrUnauthenticated, errors.New("oidc: token is expired")), 401,
 			"urn:svc-dss:problem:unauthenticated", "The sign-in failed: the ID token is not valid: oidc: token is expired."},
 		{"no session", fmt.Errorf("session: expired: %w", ports.ErrNoSession), 401,
 			"urn:svc-dss:problem:unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."},
 		{"a report before any validation", errNoReport, 404,
 			"urn:svc-dss:problem:no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."},
-		{"a validation that panicked is a bug of ours", &app.PanicError{Value: "assignment to entry in nil map"}, 500,
+		{"a validation that panicked is a bug of ours", &validator.PanicError{Value: "assignment to entry in nil map"}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
-		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&app.PanicError{Value: "boom"}}, 500,
+		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&validator.PanicError{Value: "boom"}}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
-		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &app.PanicError{Value: "boom"})}, 500,
+		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &validator.PanicError{Value: "boom"})}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
 		{"anything else is internal", errors.New("nil map"), 500,
 			"about:blank", "internal error; quote the request id when reporting it"},

@@ -13,8 +13,8 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/ades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/ports"
@@ -41,11 +41,11 @@ func panicServer(t *testing.T, readers ...ports.DocumentReader) (*httptest.Serve
 	}
 	logs := &servertest.Buffer{}
 	logger := shell.NewLogger(logs, slog.LevelInfo)
-	var opts []app.ValidatorOption
+	var opts []validator.Option
 	if len(readers) > 0 {
-		opts = append(opts, app.WithReaders(readers...))
+		opts = append(opts, validator.WithReaders(readers...))
 	}
-	a, err := app.NewValidator(cfg, logger, time.Now, opts...)
+	a, err := validator.New(cfg, logger, time.Now, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestValidatePanicIs500(t *testing.T) {
 	var bugs int
 	for line := range strings.SplitSeq(logs.String(), "\n") {
 		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != app.PanicLogMessage {
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != validator.PanicLogMessage {
 			continue
 		}
 		bugs++
@@ -110,5 +110,5 @@ func TestValidatePdfcpuPanicIs400(t *testing.T) {
 	is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
 	is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read")
 	is.True(strings.Contains(logs.String(), `"msg":"pdfcpu panicked: the document is unreadable"`)) // with pdfcpu's stack
-	is.True(!strings.Contains(logs.String(), app.PanicLogMessage))
+	is.True(!strings.Contains(logs.String(), validator.PanicLogMessage))
 }

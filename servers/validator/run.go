@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/formats"
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
 
@@ -71,7 +71,7 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 	}
 	// Client secret references (env:NAME) read the environment the
 	// service was started with.
-	a, err := app.NewValidator(cfg, logger, time.Now, app.WithLookupEnv(lookupIn(environ)), app.WithFormats(reg))
+	a, err := validator.New(cfg, logger, time.Now, validator.WithLookupEnv(lookupIn(environ)), validator.WithFormats(reg))
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1

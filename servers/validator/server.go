@@ -7,7 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/control"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/shell"
@@ -16,7 +17,7 @@ import (
 
 // newServer builds the routes of the validation service: the API, the
 // health probe and the browser UI (ui.go).
-func newServer(a *app.Validator, logger *slog.Logger) (*echo.Echo, error) {
+func newServer(a *validator.Validator, logger *slog.Logger) (*echo.Echo, error) {
 	cfg := a.Config()
 	u, err := newUI(a, logger)
 	if err != nil {
@@ -65,7 +66,7 @@ const answerTimeout = 5 * time.Minute
 // information as a verdict's trustData. Like every /api/ path it needs a
 // licensed tenant's bearer token (authMiddleware); in permit-all it is
 // open.
-func trustStatus(a *app.Validator) echo.HandlerFunc {
+func trustStatus(a *validator.Validator) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(http.StatusOK, a.TrustStatus(a.Now()))
@@ -73,14 +74,14 @@ func trustStatus(a *app.Validator) echo.HandlerFunc {
 }
 
 // health is the anonymous roll-up probe: status only, no list details.
-func health(a *app.Validator) echo.HandlerFunc {
+func health(a *validator.Validator) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := a.Health(c.Request().Context())
 		status := http.StatusOK
-		if h != app.Up {
+		if h != control.Up {
 			status = http.StatusServiceUnavailable
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(status, map[string]app.Health{"status": h})
+		return c.JSON(status, map[string]control.Health{"status": h})
 	}
 }

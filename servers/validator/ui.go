@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/page"
@@ -23,7 +23,7 @@ import (
 // docs/decisions/0024):
 //
 //	GET  /validate                  tenant gateway, login, upload form
-//	GET  /validate/callback         the OIDC redirect URI (app.LoginCallbackPath)
+//	GET  /validate/callback         the OIDC redirect URI (validator.LoginCallbackPath)
 //	POST /validate                  upload: the result page
 //	POST /validate/logout           sign out
 //	GET  /validate/report/detailed  the last result's detailed report (XML)
@@ -54,14 +54,14 @@ var (
 const maxLogoutForm = 4 << 10
 
 type ui struct {
-	a      *app.Validator
+	a      *validator.Validator
 	logger *slog.Logger
 	pages  pages
 	cookie uiCookie // the session's
 	login  uiCookie // the login in progress, sealed
 }
 
-func newUI(a *app.Validator, logger *slog.Logger) (*ui, error) {
+func newUI(a *validator.Validator, logger *slog.Logger) (*ui, error) {
 	p, err := loadPages()
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func local(host string) bool {
 func (u *ui) register(e *echo.Echo, up uploads) {
 	e.GET(pathValidate, u.form)
 	e.POST(pathValidate, u.validate(up))
-	e.GET(app.LoginCallbackPath, u.callback)
+	e.GET(validator.LoginCallbackPath, u.callback)
 	e.POST(pathLogout, u.logout)
 	e.GET(pathDetailed, u.download(detailedReport))
 	e.GET(pathETSI, u.download(etsiReport))
@@ -196,7 +196,7 @@ func (u *ui) callback(c echo.Context) error {
 	q := c.QueryParams()
 	pending := u.login.read(c)
 	u.login.clear(c)
-	s, err := u.a.CompleteLogin(c.Request().Context(), u.cookie.read(c), pending, app.LoginAnswer{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error")})
+	s, err := u.a.CompleteLogin(c.Request().Context(), u.cookie.read(c), pending, validator.LoginAnswer{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error")})
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 			return err
 		}
 		ctx := c.Request().Context()
-		r, err := u.a.ValidateReport(ctx, doc, app.ValidateOptions{})
+		r, err := u.a.ValidateReport(ctx, doc, validator.ValidateOptions{})
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}
@@ -240,7 +240,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 		if err := u.a.KeepValidation(ctx, s.ID, r); err != nil {
 			// The session ended while the document was validated: the
 			// result is shown, its reports cannot be downloaded.
-			u.logger.WarnContext(ctx, "ui validation not kept in the session", slog.String("session", app.Fingerprint(s.ID)), slog.String("error", err.Error()))
+			u.logger.WarnContext(ctx, "ui validation not kept in the session", slog.String("session", validator.Fingerprint(s.ID)), slog.String("error", err.Error()))
 		}
 		sum := r.Summary
 		u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),

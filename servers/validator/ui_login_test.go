@@ -12,7 +12,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	op "github.com/svc-dss/dss/fixtures/oidc"
 	"github.com/svc-dss/dss/servers/internal/page"
 )
@@ -32,7 +32,7 @@ func (b *browser) stopAt(prefix string) {
 // to the validator, and returns that URL, not yet followed.
 func (b *browser) callbackOf(tenant string, user op.User) *url.URL {
 	b.t.Helper()
-	b.stopAt(b.w.url + app.LoginCallbackPath)
+	b.stopAt(b.w.url + validator.LoginCallbackPath)
 	defer func() { b.c.CheckRedirect = nil }()
 	r := b.login(tenant, user)
 	if r.status != http.StatusSeeOther && r.status != http.StatusFound {
@@ -253,8 +253,8 @@ func TestUILogin(t *testing.T) {
 				is.Equal(q.Get("code_challenge_method"), "S256")
 				is.Equal(len(q.Get("state")), 43)
 				is.Equal(len(q.Get("nonce")), 43)
-				is.Equal(q.Get("redirect_uri"), w.url+app.LoginCallbackPath)
-				r = b.get(app.LoginCallbackPath + "?" + tt.query(q.Get("state")).Encode())
+				is.Equal(q.Get("redirect_uri"), w.url+validator.LoginCallbackPath)
+				r = b.get(validator.LoginCallbackPath + "?" + tt.query(q.Get("state")).Encode())
 				is.Equal(r.status, 401)
 				is.Equal(text(r.body, "error-detail"), tt.detail)
 				is.True(!strings.Contains(r.body, "<script>"))

@@ -12,7 +12,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
@@ -43,7 +43,7 @@ func signedUIWorld(t *testing.T, env ...string) (*pki.Server, *uiWorld) {
 // must say the same.
 func (w *uiWorld) expected(t *testing.T, doc ports.Document) verdict.ValidationSummary {
 	t.Helper()
-	sum, err := w.app.Validate(context.Background(), doc, app.ValidateOptions{})
+	sum, err := w.app.Validate(context.Background(), doc, validator.ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestUISessions(t *testing.T) {
 		is.Equal(text(r.body, "page-title"), "Signed out")
 		is.True(strings.Contains(r.body, `<a href="/validate?tenantId=`+tenantA+`" id="sign-in-again">Sign in again</a>`))
 		is.Equal(b.cookie(), "") // the browser forgot it
-		is.True(strings.Contains(w.logs.String(), `"msg":"ui logout","tenant":"`+tenantA+`","subject":"alice","session":"`+app.Fingerprint(sid)+`"`))
+		is.True(strings.Contains(w.logs.String(), `"msg":"ui logout","tenant":"`+tenantA+`","subject":"alice","session":"`+validator.Fingerprint(sid)+`"`))
 
 		// The old cookie no longer opens anything.
 		body, ct := form(t, csrf, part{"file", "doc.pdf", []byte("%PDF-1.7")})

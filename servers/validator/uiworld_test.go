@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/postgres"
-	"github.com/svc-dss/dss/app"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validator"
 	op "github.com/svc-dss/dss/fixtures/oidc"
 	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
@@ -60,7 +60,7 @@ type uiWorld struct {
 	op    *op.Provider
 	admin string // a URL of the control database that may change it
 	logs  *servertest.Buffer
-	app   *app.Validator
+	app   *validator.Validator
 }
 
 type uiOptions struct {
@@ -87,7 +87,7 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 	env = append(env, "SVC_DSS_VALIDATOR_PERMIT_ALL=true")
 	if !o.permitAll {
 		w.admin = controlDatabase(t)
-		redirect := []string{w.url + app.LoginCallbackPath}
+		redirect := []string{w.url + validator.LoginCallbackPath}
 		clientB := op.Client{ID: "dss-validator-b", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_B"], RedirectURIs: redirect}
 		if o.publicB {
 			clientB.Secret = ""
@@ -112,7 +112,7 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 		t.Fatal(err)
 	}
 	logger := shell.NewLogger(w.logs, slog.LevelInfo)
-	w.app, err = app.NewValidator(cfg, logger, w.clock.Now, app.WithLookupEnv(lookupIn(env)))
+	w.app, err = validator.New(cfg, logger, w.clock.Now, validator.WithLookupEnv(lookupIn(env)))
 	if err != nil {
 		t.Fatal(err)
 	}

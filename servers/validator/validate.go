@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/shell"
 	"github.com/svc-dss/dss/servers/internal/upload"
@@ -24,13 +24,13 @@ func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
 // any number of "detached" parts. Every validation result is 200.
-func validateAPI(a *app.Validator, up uploads) echo.HandlerFunc {
+func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		doc, err := up.read(c, upload.Guard{})
 		if err != nil {
 			return err
 		}
-		sum, err := a.Validate(c.Request().Context(), doc, app.ValidateOptions{})
+		sum, err := a.Validate(c.Request().Context(), doc, validator.ValidateOptions{})
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/keystore"
-	"github.com/svc-dss/dss/app"
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -81,7 +81,7 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 
 // run validates the file and prints the summary. Exit codes: 0 for any
 // validation result, 1 when the file cannot be read or validated.
-func (vc *validateCommand) run(ctx context.Context, a *app.Validator, stdout, stderr io.Writer) int {
+func (vc *validateCommand) run(ctx context.Context, a *validator.Validator, stdout, stderr io.Writer) int {
 	data, release, err := readFile(vc.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
@@ -113,7 +113,7 @@ func (vc *validateCommand) run(ctx context.Context, a *app.Validator, stdout, st
 	if vc.dev {
 		a.Trust().Refresh(ctx)
 	}
-	sum, err := a.Validate(ctx, doc, app.ValidateOptions{At: vc.at, ExtraAnchors: anchors})
+	sum, err := a.Validate(ctx, doc, validator.ValidateOptions{At: vc.at, ExtraAnchors: anchors})
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1

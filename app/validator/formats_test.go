@@ -1,0 +1,112 @@
+package validator_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	registry "github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/ports"
+)
+
+// fakeFormat is a format of the test's own: documents that start with
+// "FAKE" hold one signature, without its certificate; "FAKE broken" is
+// one its reader cannot read.
+var fakeFormat = registry.Format{
+	Name:   "FAKE",
+	Detect: func(data []byte) bool { return bytes.HasPrefix(data, []byte("FAKE")) },
+	Reader: fakeReader{},
+}
+
+type fakeReader struct{}
+
+func (fakeReader) Read(_ context.Context, doc ports.Document) ([]ades.Signature, error) {
+	if bytes.HasPrefix(doc.Data, []byte("FAKE broken")) {
+		return nil, fmt.Errorf("%w: fake: %s is broken", ports.ErrUnreadable, doc.Name)
+	}
+	return []ades.Signature{{ID: "fake-1", Format: ades.XAdES, Level: ades.LevelB,
+		DataObjects: []ades.DataObject{{Name: "content", Found: true, Intact: true, DigestAlgorithm: "SHA-256"}},
+		Value:       ades.Check{Done: true, Valid: true, Algorithm: "ECDSA-SHA256"}}}, nil
+}
+
+// offlineValidator is a validator without trusted lists, database or
+// network, with opts.
+func offlineValidator(t *testing.T, opts ...validator.Option) *validator.Validator {
+	t.Helper()
+	cfg, err := config.LoadValidator(nil, []string{
+		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + t.TempDir(),
+		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/eu-lotl.xml", "SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
+	}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Offline = true
+	v, err := validator.New(cfg, slog.New(slog.DiscardHandler), time.Now, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
+// TestValidatorReadsTheRegisteredFormats (issue 17): a format registered
+// with WithFormats is read, and the errors for an upload of no format and
+// for one its reader cannot read name it with the others; nothing else
+// knows of it.
+func TestValidatorReadsTheRegisteredFormats(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	v := offlineValidator(t, validator.WithFormats(registry.Default().With(fakeFormat)))
+	ctx := context.Background()
+
+	sum, err := v.Validate(ctx, ports.Document{Name: "a.fake", Data: []byte("FAKE signature")}, validator.ValidateOptions{})
+	is.NoErr(err)
+	is.Equal(sum.SignatureCount, 1)
+	is.Equal(sum.Signatures[0].SignatureID, "fake-1")
+	is.Equal(sum.Signatures[0].SignatureFormat, "XAdES_BASELINE_B")
+	is.Equal(*sum.Signatures[0].SubIndication, "NO_SIGNING_CERTIFICATE_FOUND")
+
+	_, err = v.Validate(ctx, ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validator.ValidateOptions{})
+	is.True(errors.Is(err, validator.ErrUnreadable))
+	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (CAdES, PAdES, FAKE)")
+
+	_, err = v.Validate(ctx, ports.Document{Name: "b.fake", Data: []byte("FAKE broken")}, validator.ValidateOptions{})
+	u, ok := errors.AsType[*validator.UnreadableError](err)
+	is.True(ok)
+	is.Equal(u.Reason(), "unreadable document: it is in a format this service reads (CAdES, PAdES, FAKE), but its structure cannot be read")
+	is.Equal(err.Error(), "unreadable document: fake: b.fake is broken")
+
+	// A registry of the fake alone reads no PDF.
+	v = offlineValidator(t, validator.WithFormats(registry.New(fakeFormat)))
+	_, err = v.Validate(ctx, ports.Document{Name: "a.pdf", Data: []byte("%PDF-1.7\n")}, validator.ValidateOptions{})
+	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (FAKE)")
+}
+
+// TestAPIDocsNameTheRegisteredFormats: docs/validate-api.md quotes the
+// error for an upload of no format as the service writes it from the
+// registry.
+func TestAPIDocsNameTheRegisteredFormats(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	v := offlineValidator(t)
+	_, err := v.Validate(context.Background(), ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validator.ValidateOptions{})
+	is.True(err != nil)
+	doc, rerr := os.ReadFile("../../docs/validate-api.md")
+	is.NoErr(rerr)
+	if !strings.Contains(string(doc), "`"+err.Error()+"`") {
+		t.Errorf("docs/validate-api.md does not quote the error %q: update it from the registry (adapters/formats)", err)
+	}
+	is.Equal((&validator.UnreadableError{Err: err}).Reason(), "unreadable document: it is in a format this service reads ("+registry.Default().List()+"), but its structure cannot be read")
+}

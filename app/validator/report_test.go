@@ -1,0 +1,299 @@
+package validator_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/domain/report"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/sampleset"
+	"github.com/svc-dss/dss/fixtures/tl"
+	"github.com/svc-dss/dss/ports"
+)
+
+// sharedXSD is the directory of the ETSI and W3C schemas, in the shared
+// tree beside the repository (../shared from its root; this package is app/validator).
+var sharedXSD = filepath.Join("..", "..", "..", "shared", "reference", "xsd")
+
+// sampleReport is one sample of fixtures/sampleset and its two reports.
+type sampleReport struct {
+	file             string
+	expected         sampleset.Expected
+	v                report.Validation
+	detailed, etsiVR []byte
+}
+
+// reportsOfSamples validates every sample of fixtures/sampleset with
+// ValidateReport, as the development mode does (its PKI, the EU and
+// Swiss branches on the fixture lists, the samples' private root as a
+// private anchor), a day after the samples' ValidFrom, and writes both
+// reports of each. It checks that ValidateReport's summary is Validate's
+// and the one the sample expects.
+func reportsOfSamples(t *testing.T) []sampleReport {
+	t.Helper()
+	is := is.New(t)
+	s := newValidationWith(t, sampleset.ValidFrom.Add(24*time.Hour), tl.EcosystemOptions{Branches: true})
+	m, files, err := sampleset.Build(s.pki.PKI)
+	is.NoErr(err)
+	root, err := sampleset.PrivateRoot(s.pki.PKI)
+	is.NoErr(err)
+	o := validator.ValidateOptions{At: s.at, ExtraAnchors: []*x509.Certificate{root}}
+	var out []sampleReport
+	for _, sample := range m.Samples {
+		doc := ports.Document{Name: sample.File, Data: files[sample.File]}
+		for _, d := range sample.Detached {
+			doc.Detached = append(doc.Detached, ports.Detached{Name: d, Data: files[d]})
+		}
+		v, err := s.v.ValidateReport(context.Background(), doc, o)
+		is.NoErr(err) // sample.File
+		sum, err := s.v.Validate(context.Background(), doc, o)
+		is.NoErr(err)
+		is.Equal(jsonString(t, v.Summary), jsonString(t, sum))                         // ValidateReport's summary is Validate's
+		is.Equal(jsonString(t, expectedOf(v.Summary)), jsonString(t, sample.Expected)) // the sample's verdict
+		r := sampleReport{file: sample.File, expected: sample.Expected, v: v}
+		r.detailed, err = report.Detailed(v)
+		is.NoErr(err)
+		r.etsiVR, err = report.ETSI(v)
+		is.NoErr(err)
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestReportsOfTheSamples validates the detailed report of every sample
+// against docs/detailed-report.xsd and its ETSI TS 119 102-2 report
+// against the standard's schema, with xmllint, offline, and checks that
+// both say what the summary says.
+func TestReportsOfTheSamples(t *testing.T) {
+	t.Parallel()
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Skip("xmllint is not installed (libxml2-utils): the reports cannot be validated against their schemas")
+	}
+	samples := reportsOfSamples(t)
+	coverage(t, samples)
+
+	t.Run("detailed report against docs/detailed-report.xsd", func(t *testing.T) {
+		is := is.New(t)
+		dir := t.TempDir()
+		var files []string
+		for _, s := range samples {
+			files = append(files, write(t, dir, s.file+".detailed.xml", s.detailed))
+			d := parseDetailed(t, s.detailed)
+			is.Equal(len(d.Signatures), s.v.Summary.SignatureCount)
+			for i, sig := range d.Signatures {
+				want := s.v.Summary.Signatures[i]
+				is.Equal(sig.ID, want.SignatureID)
+				is.Equal(sig.Conclusion.Indication, want.Indication)              // the summary's indication
+				is.Equal(sig.Conclusion.SubIndication, deref(want.SubIndication)) // and sub-indication
+				is.Equal(len(sig.Conclusion.Warnings), len(want.Warnings))        // and messages
+				is.True(sig.Blocks.FC != nil)                                     // FC always runs
+			}
+		}
+		xmllintValid(t, xmllint, nil, filepath.Join("..", "..", "docs", "detailed-report.xsd"), files)
+	})
+
+	t.Run("ETSI TS 119 102-2 report against TS119102-2-v141.xsd", func(t *testing.T) {
+		if _, err := os.Stat(filepath.Join(sharedXSD, "TS119102-2-v141.xsd")); err != nil {
+			t.Skipf("the ETSI schemas are not at %s (../shared/reference/xsd from the repository): %v", sharedXSD, err)
+		}
+		is := is.New(t)
+		dir := t.TempDir()
+		var files []string
+		for _, s := range samples {
+			files = append(files, write(t, dir, s.file+".etsi.xml", s.etsiVR))
+			vr := parseETSI(t, s.etsiVR)
+			is.Equal(len(vr.Signatures), s.v.Summary.SignatureCount)
+			for i, sig := range vr.Signatures {
+				want := s.v.Summary.Signatures[i]
+				is.Equal(sig.Status.MainIndication, "urn:etsi:019102:mainindication:"+map[string]string{
+					"TOTAL_PASSED": "total-passed", "TOTAL_FAILED": "total-failed", "INDETERMINATE": "indeterminate"}[want.Indication])
+				if want.SubIndication != nil {
+					is.Equal(sig.Status.SubIndication, []string{"urn:etsi:019102:subindication:" + *want.SubIndication})
+				}
+			}
+			// xmllint does not resolve IDREFS: every reference must name
+			// one validation object (TS 119 102-2, VOReferenceType).
+			ids := map[string]bool{}
+			for _, o := range vr.Objects {
+				is.True(!ids[o.ID]) // one object per id
+				ids[o.ID] = true
+			}
+			for _, ref := range voReferences(t, s.etsiVR) {
+				if !ids[ref] {
+					t.Errorf("%s: VOReference %s names no validation object", s.file, ref)
+				}
+			}
+		}
+		catalog, err := filepath.Abs(filepath.Join(sharedXSD, "catalog.xml"))
+		is.NoErr(err)
+		xmllintValid(t, xmllint, []string{"XML_CATALOG_FILES=" + catalog}, filepath.Join(sharedXSD, "TS119102-2-v141.xsd"), files)
+	})
+}
+
+// coverage: the samples give reports of every kind the task names:
+// valid, failed and indeterminate signatures, LT and LTA levels, CAdES
+// and PAdES, with time-stamps and revocation data among the ETSI
+// report's validation objects.
+func coverage(t *testing.T, samples []sampleReport) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, s := range samples {
+		for _, sig := range s.v.Summary.Signatures {
+			seen[sig.Indication] = true
+			format, level, _ := strings.Cut(sig.SignatureFormat, "_BASELINE_")
+			seen[format], seen[level] = true, true
+		}
+		for _, o := range parseETSI(t, s.etsiVR).Objects {
+			seen[o.Type] = true
+		}
+	}
+	for _, want := range []string{"TOTAL_PASSED", "TOTAL_FAILED", "INDETERMINATE", "CAdES", "PAdES", "B", "T", "LT", "LTA",
+		"urn:etsi:019102:validationObject:certificate", "urn:etsi:019102:validationObject:timestamp",
+		"urn:etsi:019102:validationObject:CRL", "urn:etsi:019102:validationObject:OCSPResponse",
+		"urn:etsi:019102:validationObject:signedData"} {
+		if !seen[want] {
+			t.Errorf("no sample report covers %s", want)
+		}
+	}
+}
+
+// xmllintValid runs xmllint once over files against schema, offline, and
+// fails unless every file validates.
+func xmllintValid(t *testing.T, xmllint string, env []string, schema string, files []string) {
+	t.Helper()
+	args := append([]string{"--nonet", "--noout", "--schema", schema}, files...)
+	cmd := exec.Command(xmllint, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("xmllint: %v", err)
+	}
+	for _, f := range files {
+		if !strings.Contains(out.String(), f+" validates") {
+			t.Errorf("%s does not validate against %s", filepath.Base(f), filepath.Base(schema))
+		}
+	}
+	if t.Failed() || err != nil {
+		t.Fatalf("xmllint %s:\n%s", strings.Join(args[:4], " "), out.String())
+	}
+	t.Logf("xmllint: %d reports validate against %s", len(files), filepath.Base(schema))
+}
+
+func write(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func jsonString(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// expectedOf keeps the fields of a summary that the samples fix.
+func expectedOf(sum verdict.ValidationSummary) sampleset.Expected {
+	e := sampleset.Expected{Valid: sum.Valid, SignatureCount: sum.SignatureCount, Signatures: []sampleset.ExpectedSignature{}}
+	for _, r := range sum.Signatures {
+		e.Signatures = append(e.Signatures, sampleset.ExpectedSignature{
+			SignatureFormat: r.SignatureFormat, Indication: r.Indication, SubIndication: r.SubIndication,
+			TrustFramework: r.TrustFramework, AnchorCountry: r.AnchorCountry,
+			EIDASQualification: r.EIDASQualification, SwissQualification: r.SwissQualification, HandwrittenEquivalent: r.HandwrittenEquivalent,
+		})
+	}
+	return e
+}
+
+// What the tests read back from the reports.
+type (
+	detailedDoc struct {
+		Signatures []struct {
+			ID     string `xml:"Id,attr"`
+			Blocks struct {
+				FC *struct{} `xml:"FC"`
+			} `xml:"BuildingBlocks"`
+			Conclusion struct {
+				Indication    string   `xml:"Indication"`
+				SubIndication string   `xml:"SubIndication"`
+				Warnings      []string `xml:"Warning"`
+			} `xml:"Conclusion"`
+		} `xml:"Signature"`
+	}
+	etsiDoc struct {
+		Signatures []struct {
+			Status struct {
+				MainIndication string   `xml:"MainIndication"`
+				SubIndication  []string `xml:"SubIndication"`
+			} `xml:"SignatureValidationStatus"`
+		} `xml:"SignatureValidationReport"`
+		Objects []struct {
+			ID   string `xml:"id,attr"`
+			Type string `xml:"ObjectType"`
+		} `xml:"SignatureValidationObjects>ValidationObject"`
+	}
+)
+
+func parseDetailed(t *testing.T, b []byte) detailedDoc {
+	t.Helper()
+	var d detailedDoc
+	if err := xml.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func parseETSI(t *testing.T, b []byte) etsiDoc {
+	t.Helper()
+	var d etsiDoc
+	if err := xml.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// voReferences are the ids every VOReference attribute of doc names.
+func voReferences(t *testing.T, doc []byte) []string {
+	t.Helper()
+	var out []string
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "VOReference" {
+					out = append(out, strings.Fields(a.Value)...)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package validator
+
+import (
+	"context"
+	"crypto"
+	"crypto/sha256"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/etsi"
+	"github.com/svc-dss/dss/domain/qualification"
+	"github.com/svc-dss/dss/domain/report"
+	"github.com/svc-dss/dss/domain/revocation"
+	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/ports"
+)
+
+// ErrUnreadable is wrapped by Validate's error for an upload that is no
+// signature format we read, or one of our formats that cannot be read:
+// the caller answers 400. Any other error is an infrastructure failure.
+var ErrUnreadable = ports.ErrUnreadable
+
+// An UnreadableError is a document in a format this service reads whose
+// structure its reader cannot read; it wraps the reader's error, which
+// wraps ErrUnreadable. That message is for the log and the validate
+// command: it may quote the document (its file name, its field names,
+// its bytes). A server tells the sender Reason alone.
+type UnreadableError struct {
+	Err error
+	// Formats names the formats the service reads, for Reason; nil
+	// means those of formats.Default.
+	Formats []string
+}
+
+func (e *UnreadableError) Error() string { return e.Err.Error() }
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+// Reason says what went wrong in fixed words.
+func (e *UnreadableError) Reason() string {
+	names := e.Formats
+	if names == nil {
+		names = formats.Default().Names()
+	}
+	return fmt.Sprintf("unreadable document: it is in a format this service reads (%s), but its structure cannot be read", strings.Join(names, ", "))
+}
+
+// maxAIAHops bounds how far up a chain issuers are fetched by AIA.
+const maxAIAHops = 4
+
+// ValidateOptions are the per-call settings of a validation.
+type ValidateOptions struct {
+	// At is the validation time; zero means the clock's now.
+	At time.Time
+	// ExtraAnchors are private anchors for this validation only (the
+	// command's --trust-anchor).
+	ExtraAnchors []*x509.Certificate
+}
+
+// validation holds the parts a validation uses; the Validator wires them.
+type validation struct {
+	anchors *anchorCache
+	// formats are the formats the service reads; readers their readers,
+	// each behind its format's detector, tried in order.
+	formats    *formats.Registry
+	readers    []ports.DocumentReader
+	revocation ports.RevocationSource
+	issuers    ports.CertificateSource
+}
+
+// Validate validates every signature of doc against one trust snapshot
+// (validation-service.md §1): a failed signature is a result, not an
+// error. The same document, snapshot and time give the same summary. It
+// is the Summary of ValidateReport.
+func (v *Validator) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
+	r, err := v.ValidateReport(ctx, doc, o)
+	if err != nil {
+		return verdict.ValidationSummary{}, err
+	}
+	return r.Summary, nil
+}
+
+// ValidateReport validates doc as Validate does and returns what the
+// reports of domain/report are written from: the summary Validate
+// returns, the validation time, and each signature's evidence and the
+// process that decided it (report.Detailed and report.ETSI write them).
+// The Validation holds the document's certificates, revocation data and
+// time-stamp tokens, not its content.
+//
+// A panic in validating doc, on any of the goroutines the validation
+// runs on, is logged with its stack and returned as a *PanicError.
+func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (_ report.Validation, err error) {
+	defer v.recoverValidation(ctx, doc, &err)
+	at := o.At
+	if at.IsZero() {
+		at = v.clock()
+	}
+	policy := etsi.Policy{ValidationTime: at}
+	if err := policy.Validate(); err != nil {
+		return report.Validation{}, fmt.Errorf("app: %w", err)
+	}
+	// The report names the document by its SHA-256: hashed on the other
+	// core while the signatures are read and validated, which for a large
+	// document halves the wait.
+	digest := make(chan [sha256.Size]byte, 1)
+	go func() { digest <- sha256.Sum256(doc.Data) }()
+	snap := v.trust.Snapshot()
+	anchors := v.validation.anchors.of(snap)
+	if len(o.ExtraAnchors) > 0 {
+		extra := make([]certpath.Anchor, len(o.ExtraAnchors))
+		for i, c := range o.ExtraAnchors {
+			extra[i] = certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true}
+		}
+		anchors = anchors.With(extra...)
+	}
+	doc.Certificates = anchors.Certificates()
+	sigs, err := v.read(ctx, doc)
+	if err != nil {
+		return report.Validation{}, err
+	}
+	// Signatures are independent: they are validated side by side, on as
+	// many cores as there are, and reported in document order.
+	reports := make([]verdict.SignatureReport, len(sigs))
+	details := make([]report.Signature, len(sigs))
+	errs := make([]error, len(sigs))
+	checks := &signatureChecks{}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, sig := range sigs {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			defer v.recoverValidation(ctx, doc, &errs[i])
+			in, err := v.inputs(ctx, sig, anchors, checks, at)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			res := etsi.Validate(sig, in, policy)
+			reports[i] = etsi.Report(sig, res)
+			qualification.OfSignature(sig, res, anchors).Apply(&reports[i])
+			details[i] = report.Signature{Evidence: sig, Result: res}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return report.Validation{}, err
+	}
+	warnUnsignedParts(reports, doc.Detached, sigs)
+	return report.Validation{
+		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
+		ValidationTime: at,
+		Signatures:     details,
+	}, nil
+}
+
+// read finds the reader of doc's format.
+func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+	if len(doc.Data) == 0 {
+		return nil, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
+	}
+	for _, r := range v.validation.readers {
+		sigs, err := r.Read(ctx, doc)
+		switch {
+		case err == nil:
+			return sigs, nil
+		case errors.Is(err, ports.ErrNotThisFormat):
+			continue
+		case errors.Is(err, ports.ErrUnreadable):
+			v.logParserPanic(ctx, doc, err)
+			return nil, &UnreadableError{Err: err, Formats: v.validation.formats.Names()}
+		default:
+			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
+		}
+	}
+	return nil, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.validation.formats.List())
+}
+
+// inputs gathers what the process needs beyond the evidence: the plan of
+// its certificate paths, the issuers the document lacks (AIA) and
+// revocation facts for every link the plan names, fetched when the
+// embedded ones cannot serve at the validation time at.
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
+	in := etsi.Inputs{
+		Anchors:        anchors,
+		Intermediates:  slices.Clone(sig.Certificates),
+		CheckSignature: checks.check,
+		Revocation:     map[string][]revocation.Fact{},
+	}
+	for _, ts := range sig.Timestamps {
+		in.Intermediates = append(in.Intermediates, ts.Certificates...)
+	}
+	plan, err := v.plan(ctx, sig, &in)
+	if err != nil {
+		return etsi.Inputs{}, err
+	}
+	embedded := ports.EmbeddedRevocation{CRLs: slices.Clone(sig.CRLs), OCSPResponses: slices.Clone(sig.OCSPResponses)}
+	for _, ts := range sig.Timestamps {
+		embedded.CRLs = append(embedded.CRLs, ts.CRLs...)
+		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)
+	}
+	for _, link := range plan.Needs() {
+		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded, at)
+		if err != nil {
+			return etsi.Inputs{}, fmt.Errorf("app: revocation: %w", err)
+		}
+		key := etsi.Key(link.Cert)
+		in.Revocation[key] = append(in.Revocation[key], facts...)
+	}
+	in.Plan = plan
+	return in, nil
+}
+
+// plan builds the signature's plan (etsi.NewPlan): its candidate paths,
+// built once. The signing and time-stamping certificates that reach no
+// anchor get their issuers fetched by AIA, walking up one hop per round
+// for at most maxAIAHops rounds; the plan is built again only after a
+// round fetched something.
+func (v *Validator) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
+	plan := etsi.NewPlan(sig, *in)
+	// next is, per leaf, the certificate whose AIA the next hop follows;
+	// nil once the walk found nothing more.
+	next := map[string]*x509.Certificate{}
+	for range maxAIAHops {
+		fetched := false
+		for _, leaf := range plan.Unanchored() {
+			from, walked := next[etsi.Key(leaf)]
+			if !walked {
+				from = leaf
+			}
+			if from == nil {
+				continue
+			}
+			found, err := v.validation.issuers.Issuers(ctx, from)
+			if err != nil {
+				return nil, fmt.Errorf("app: issuers: %w", err)
+			}
+			if len(found) == 0 {
+				next[etsi.Key(leaf)] = nil
+				continue
+			}
+			in.Intermediates = append(in.Intermediates, found...)
+			next[etsi.Key(leaf)] = found[0]
+			fetched = true
+		}
+		if !fetched {
+			break
+		}
+		plan = etsi.NewPlan(sig, *in)
+	}
+	return plan, nil
+}
+
+// anchorCache keeps the anchors of the last trust snapshot validated
+// against, parsed and indexed: for the EU lists that takes longer than
+// validating a signature (tens of milliseconds), and a snapshot never
+// changes, so it is done once per snapshot, not once per validation.
+type anchorCache struct {
+	mu   sync.Mutex
+	snap *trust.Snapshot
+	set  *certpath.AnchorSet
+}
+
+// of returns the anchors of snap.
+func (c *anchorCache) of(snap *trust.Snapshot) *certpath.AnchorSet {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.set == nil || c.snap != snap {
+		c.snap, c.set = snap, certpath.NewAnchorSet(certpath.AnchorsFrom(snap, cert.Parse))
+	}
+	return c.set
+}
+
+// signatureChecks remembers the certificate signature checks of one
+// validation: the signatures of a document share their chains, and each
+// path is built more than once (to know what revocation data to gather,
+// then in the process), while a check is an RSA or ECDSA verification.
+// Safe for concurrent use.
+type signatureChecks struct{ done sync.Map }
+
+func (c *signatureChecks) check(child *x509.Certificate, key crypto.PublicKey) error {
+	spki, err := x509.MarshalPKIXPublicKey(key)
+	if err != nil { // a key Go cannot write (brainpool): checked every time
+		return cert.CheckCertificateSignature(child, key)
+	}
+	h := sha256.New()
+	h.Write(child.Raw)
+	h.Write(spki)
+	var id [sha256.Size]byte
+	h.Sum(id[:0])
+	if r, ok := c.done.Load(id); ok {
+		return r.(checkResult).err
+	}
+	err = cert.CheckCertificateSignature(child, key)
+	c.done.Store(id, checkResult{err})
+	return err
+}
+
+type checkResult struct{ err error }

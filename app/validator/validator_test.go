@@ -1,0 +1,92 @@
+package validator_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validator"
+)
+
+// validator builds the application over e's lists with env on top.
+func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *logBuffer) {
+	t.Helper()
+	dir := t.TempDir()
+	ks, err := e.eco.OJKeystore("pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ksPath, chPath := filepath.Join(dir, "oj.p12"), filepath.Join(dir, "ch.der")
+	if err := os.WriteFile(ksPath, ks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(chPath, e.eco.SwissSignerDER(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{
+		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + e.cacheDir,
+		"SVC_DSS_VALIDATOR_LOTL_URL=" + e.eco.LOTLURL, "SVC_DSS_VALIDATOR_OJ_KEYSTORE=" + ksPath, "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
+		"SVC_DSS_VALIDATOR_CH_TL_URL=" + e.eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT=" + chPath,
+		// far from the test's time: only the catch-up may run
+		"SVC_DSS_VALIDATOR_REFRESH_CRON=0 0 3 1 1 *",
+	}
+	cfg, err := config.LoadValidator(nil, append(base, env...), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &logBuffer{}
+	v, err := validator.New(cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v, logs
+}
+
+// §8 "Freshness" keys: the catch-up runs once after start-up when the
+// cached lists are behind; startup-catch-up false suppresses only it.
+func TestStartupCatchUp(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     []string
+		age     time.Duration // since the cache was last confirmed
+		catchUp bool
+	}{
+		{"never confirmed: catch up", nil, -1, true},
+		{"confirmed an hour ago: no catch-up", nil, time.Hour, false},
+		{"confirmed two days ago: catch up", nil, 48 * time.Hour, true},
+		{"startup-catch-up-after PT30M: an hour is behind", []string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_AFTER=PT30M"}, time.Hour, true},
+		{"startup-catch-up false: never", []string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP=false"}, -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			e := newEnv(t)
+			if tt.age >= 0 {
+				e.store(t, e.sources()).Refresh(context.Background())
+				e.clock.Advance(tt.age)
+			}
+			v, logs := e.validator(t, append([]string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S"}, tt.env...)...)
+			is.NoErr(v.Start(context.Background()))
+			is.True(strings.Contains(logs.String(), `"msg":"trusted-list refresh scheduled","cron":"0 0 3 1 1 *"`)) // the daily job always
+			is.Equal(strings.Contains(logs.String(), "catch-up refresh scheduled"), tt.catchUp)
+			if tt.catchUp {
+				deadline := time.Now().Add(10 * time.Second)
+				for !v.TrustStatus(e.clock.Now()).Current && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				is.True(v.TrustStatus(e.clock.Now()).Current) // the catch-up ran
+			}
+		})
+	}
+}
