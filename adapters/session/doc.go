@@ -16,7 +16,7 @@
 // store, after sweeping the expired ones, evicts the session that would
 // expire soonest. Only a completed login creates a session (and, in
 // development under permit-all, a first visit); a login in progress lives
-// in the browser, sealed (app/login.go). So only people who signed in can
+// in the browser, sealed (app/validator/login.go). So only people who signed in can
 // fill the store, and an anonymous flood of login starts evicts no one. Refusing instead of evicting would let one tenant's
 // users lock everybody else out; evicting costs at worst a user who must
 // sign in again. Size it for the peak number of signed-in browsers; each

@@ -10,17 +10,14 @@ import (
 	"github.com/go-co-op/gocron/v2"
 	"github.com/jmoiron/sqlx"
 
-	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/formats"
-	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/oidc"
-	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/session"
-	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/control"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/freshness"
-	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
@@ -31,9 +28,8 @@ type Validator struct {
 	db         *sqlx.DB
 	logger     *slog.Logger
 	clock      func() time.Time
-	trust      *TrustStore
 	scheduler  gocron.Scheduler
-	validation validation
+	validation *validation.Service
 	// auth is nil under permit-all.
 	auth *authenticator
 	// sessions and login serve the browser UI (ui.go, login.go).
@@ -45,19 +41,24 @@ type Validator struct {
 type Option func(*options)
 
 type options struct {
-	lookupEnv func(string) (string, bool)
-	readers   []ports.DocumentReader // WithReaders
-	formats   *formats.Registry
+	lookupEnv  func(string) (string, bool)
+	validation []validation.Option
 }
 
 // WithFormats reads the formats of reg instead of those of
-// formats.Default: for tests that register a format of their own. The
-// error for an upload of no format reg reads names reg's formats.
+// formats.Default (validation.WithFormats): for tests that register a
+// format of their own.
 func WithFormats(reg *formats.Registry) Option {
-	if reg == nil {
-		panic("app: WithFormats: nil registry")
-	}
-	return func(o *options) { o.formats = reg }
+	opt := validation.WithFormats(reg)
+	return func(o *options) { o.validation = append(o.validation, opt) }
+}
+
+// WithReaders replaces the document readers with readers
+// (validation.WithReaders): for tests that need a reader of their own,
+// one that fails or panics.
+func WithReaders(readers ...ports.DocumentReader) Option {
+	opt := validation.WithReaders(readers...)
+	return func(o *options) { o.validation = append(o.validation, opt) }
 }
 
 // WithLookupEnv reads the environment variables that client secret
@@ -72,7 +73,7 @@ func WithLookupEnv(lookup func(string) (string, bool)) Option {
 // authentication assets) and never fails for trust configuration: a
 // missing keystore is a warning and a banner, not a refusal (§1).
 func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Validator, error) {
-	o := options{lookupEnv: os.LookupEnv, formats: formats.Default()}
+	o := options{lookupEnv: os.LookupEnv}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -94,106 +95,26 @@ func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts
 	if !cfg.PermitAll && db != nil {
 		auth = newAuthenticator(db, clock)
 	}
-	ts, err := newTrustStore(cfg, logger, clock)
+	val, err := validation.New(cfg, logger, clock, o.validation...)
 	if err != nil {
 		return nil, err
 	}
-	val, err := newValidation(cfg, logger, clock, o.formats)
-	if err != nil {
-		return nil, err
-	}
-	if o.readers != nil {
-		val.readers = o.readers
-	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, trust: ts, validation: val, auth: auth,
+	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
 	}, nil
-}
-
-// newValidation wires the readers of the formats of reg and the
-// certificate-driven egress: revocation data and AIA issuers through the
-// guarded client (validation-service.md, "Egress control").
-func newValidation(cfg config.Validator, logger *slog.Logger, clock func() time.Time, reg *formats.Registry) (validation, error) {
-	client, err := egress.NewCertClient(egress.Options{
-		ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
-		AllowPrivateNetworksUnsafe: !cfg.Egress.DenyPrivateNetworks,
-		AllowedHosts:               cfg.Egress.AllowedHosts,
-	})
-	if err != nil {
-		return validation{}, fmt.Errorf("app: %w", err)
-	}
-	if !cfg.Egress.DenyPrivateNetworks {
-		logger.Warn("svc.dss.validator.egress.deny-private-networks is false: certificate-driven fetches may reach private and loopback addresses")
-	}
-	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
-	return validation{
-		anchors:    &anchorCache{},
-		formats:    reg,
-		readers:    reg.Readers(),
-		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
-		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),
-	}, nil
-}
-
-func newTrustStore(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (*TrustStore, error) {
-	src := TrustSources{LOTLURL: cfg.EU.LOTLURL, OJSource: cfg.EU.OJKeystore.Path}
-	if certs, err := keystore.ReadTrustStore(cfg.EU.OJKeystore.Path, cfg.EU.OJKeystoreType, cfg.EU.OJKeystorePassword); err != nil {
-		logger.Warn("EU LOTL signer keystore unusable: the LOTL and every member-state list are held unauthenticated until it is supplied",
-			slog.String("key", "svc.dss.validator.eu.oj-keystore"), slog.String("file", cfg.EU.OJKeystore.Path), slog.String("error", err.Error()))
-	} else {
-		src.OJCerts = certs
-	}
-	if cfg.Swiss.Enabled {
-		src.SwissURL, src.SwissSource = cfg.Swiss.TLURL, cfg.Swiss.TLSignerCert.Path
-		if certs, err := keystore.ReadCertificateFile(cfg.Swiss.TLSignerCert.Path); err != nil {
-			logger.Warn("Swiss trusted-list signer certificate unusable: the Swiss list is held unauthenticated until it is supplied",
-				slog.String("key", "svc.dss.validator.swiss.ch-tl-signer-cert"), slog.String("file", cfg.Swiss.TLSignerCert.Path), slog.String("error", err.Error()))
-		} else {
-			src.SwissCerts = certs
-		}
-	}
-	cache, err := tlcache.Open(cfg.TLCacheDir, logger)
-	if err != nil {
-		return nil, fmt.Errorf("app: trusted-list cache: %w", err)
-	}
-	client, err := egress.NewClient(egress.Options{ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort})
-	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
-	}
-	return NewTrustStore(src, cache, egress.NewListSource(client), loadPrivateCA(cfg, logger), clock, logger), nil
-}
-
-func loadPrivateCA(cfg config.Validator, logger *slog.Logger) trust.PrivateCA {
-	p := trust.PrivateCA{Enabled: cfg.PrivateCA.Enabled, Directory: cfg.PrivateCA.Directory.Path}
-	if !p.Enabled {
-		return p
-	}
-	anchors, skipped, err := privateca.Load(context.Background(), p.Directory, logger)
-	if err != nil {
-		p.Problem = "the directory cannot be read"
-		logger.Warn("private CA anchors enabled but the directory cannot be read", slog.String("directory", p.Directory), slog.String("error", err.Error()))
-		return p
-	}
-	p.Anchors, p.Skipped = anchors, skipped
-	if len(anchors) == 0 {
-		logger.Warn("private CA anchors enabled but none was loaded", slog.String("directory", p.Directory))
-	} else {
-		logger.Info("private CA anchors loaded", slog.Int("count", len(anchors)), slog.String("directory", p.Directory))
-	}
-	return p
 }
 
 // Start loads the trusted lists from the cache, then schedules the daily
 // refresh and, when the cached lists are behind, one catch-up refresh
 // after the configured delay. It returns once the cache is loaded.
 func (v *Validator) Start(ctx context.Context) error {
-	v.trust.LoadCache(ctx)
+	v.validation.Trust().LoadCache(ctx)
 	s, err := gocron.NewScheduler(gocron.WithLocation(time.UTC))
 	if err != nil {
 		return fmt.Errorf("app: scheduler: %w", err)
 	}
-	refresh := gocron.NewTask(func(ctx context.Context) { v.trust.Refresh(ctx) })
+	refresh := gocron.NewTask(func(ctx context.Context) { v.validation.Trust().Refresh(ctx) })
 	// Reschedule: a refresh still running when the next is due is not
 	// doubled; the next one waits for its own time.
 	daily, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
@@ -222,7 +143,7 @@ func (v *Validator) Start(ctx context.Context) error {
 // behind reports whether some list was never confirmed online, or not
 // within startup-catch-up-after.
 func (v *Validator) behind(now time.Time) bool {
-	for _, l := range v.trust.Snapshot().Lists {
+	for _, l := range v.validation.Trust().Snapshot().Lists {
 		if l.LastOnlineConfirmation.IsZero() || now.Sub(l.LastOnlineConfirmation) >= v.cfg.Trust.StartupCatchUpAfter {
 			return true
 		}
@@ -234,17 +155,26 @@ func (v *Validator) behind(now time.Time) bool {
 func (v *Validator) Config() config.Validator { return v.cfg }
 
 // Trust returns the trust store.
-func (v *Validator) Trust() *TrustStore { return v.trust }
+func (v *Validator) Trust() *validation.TrustStore { return v.validation.Trust() }
 
 // Thresholds are the freshness thresholds of the configuration.
-func (v *Validator) Thresholds() freshness.Thresholds {
-	return freshness.Thresholds{WarnAfter: v.cfg.Trust.WarnAfter, FailAfter: v.cfg.Trust.FailAfter, FailureThreshold: v.cfg.Trust.FailureThreshold,
-		WithdrawalWindow: v.cfg.Trust.WithdrawalWindow}
-}
+func (v *Validator) Thresholds() freshness.Thresholds { return v.validation.Thresholds() }
 
 // TrustStatus evaluates the current snapshot at now.
 func (v *Validator) TrustStatus(now time.Time) verdict.TrustData {
-	return verdict.NewTrustData(v.trust.Snapshot(), now, v.Thresholds())
+	return v.validation.TrustStatus(now)
+}
+
+// Validate validates doc (validation.Service.Validate): the service's
+// use case, once Authorize let the caller in.
+func (v *Validator) Validate(ctx context.Context, doc ports.Document, o validation.ValidateOptions) (verdict.ValidationSummary, error) {
+	return v.validation.Validate(ctx, doc, o)
+}
+
+// ValidateReport validates doc as Validate does and returns what the
+// reports are written from (validation.Service.ValidateReport).
+func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o validation.ValidateOptions) (report.Validation, error) {
+	return v.validation.ValidateReport(ctx, doc, o)
 }
 
 // Health reports the roll-up for the probe. The control database, when
@@ -258,7 +188,7 @@ func (v *Validator) Health(ctx context.Context) control.Health {
 }
 
 func (v *Validator) anyAnchors() bool {
-	snap := v.trust.Snapshot()
+	snap := v.validation.Trust().Snapshot()
 	for _, l := range snap.Lists {
 		if l.Anchors() > 0 {
 			return true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +15,60 @@ import (
 
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/tl"
 )
+
+// t0 is when the fixture lists are issued (an hour before) and first
+// fetched.
+var t0 = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// env is a fixture ecosystem on 127.0.0.1 with a cache directory that
+// survives the validators built on it, as the disk survives a restart
+// (app/validation's tests have the same, for the trust store alone).
+type env struct {
+	eco      *tl.Ecosystem
+	cacheDir string
+	clock    *clock
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	p, err := pki.New("http://127.0.0.1:9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eco, err := tl.NewEcosystem(p, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eco.Close() })
+	return &env{eco: eco, cacheDir: filepath.Join(t.TempDir(), "tl-cache"), clock: &clock{now: t0}}
+}
 
 // validator builds the application over e's lists with env on top.
 func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *logBuffer) {
@@ -73,7 +127,9 @@ func TestStartupCatchUp(t *testing.T) {
 			is := is.New(t)
 			e := newEnv(t)
 			if tt.age >= 0 {
-				e.store(t, e.sources()).Refresh(context.Background())
+				// a first run of the service fills the cache
+				v, _ := e.validator(t)
+				v.Trust().Refresh(context.Background())
 				e.clock.Advance(tt.age)
 			}
 			v, logs := e.validator(t, append([]string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S"}, tt.env...)...)

@@ -21,6 +21,7 @@ var validationOnly = []string{
 	"github.com/svc-dss/dss/adapters/privateca",
 	"github.com/svc-dss/dss/adapters/keystore",
 	"github.com/svc-dss/dss/adapters/session", // the validator's browser UI
+	"github.com/svc-dss/dss/app/validation",
 	"github.com/svc-dss/dss/app/validator",
 	"github.com/svc-dss/dss/domain/trust",
 	"github.com/svc-dss/dss/domain/etsi",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
@@ -31,7 +32,7 @@ func errorHandler(logger *slog.Logger, u *ui) echo.HTTPErrorHandler {
 		if p.Status >= http.StatusInternalServerError {
 			logger.ErrorContext(c.Request().Context(), "request failed", slog.Int("status", p.Status), slog.String("error", err.Error()))
 		}
-		if _, ok := errors.AsType[*validator.UnreadableError](err); ok {
+		if _, ok := errors.AsType[*validation.UnreadableError](err); ok {
 			// The reader's reason, which the answer does not repeat.
 			logger.InfoContext(c.Request().Context(), "unreadable document", slog.String("error", err.Error()))
 		}
@@ -51,8 +52,8 @@ func problemFor(err error) problem.Problem {
 	// First: a bug outranks whatever else the validation ran into (the
 	// errors of its signatures are joined), and the handlers may have
 	// wrapped it as an infrastructure failure.
-	if _, ok := errors.AsType[*validator.PanicError](err); ok {
-		// The panic and its stack are in the log (validator.PanicLogMessage).
+	if _, ok := errors.AsType[*validation.PanicError](err); ok {
+		// The panic and its stack are in the log (validation.PanicLogMessage).
 		return problem.New(http.StatusInternalServerError, "internal-error", errPanicDetail)
 	}
 	if e, ok := errors.AsType[*bodylimit.TooLargeError](err); ok {
@@ -61,7 +62,7 @@ func problemFor(err error) problem.Problem {
 	if e, ok := errors.AsType[*upload.TooLargeError](err); ok {
 		return problem.New(http.StatusRequestEntityTooLarge, "payload-too-large", e.Error())
 	}
-	if e, ok := errors.AsType[*validator.UnreadableError](err); ok {
+	if e, ok := errors.AsType[*validation.UnreadableError](err); ok {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", e.Reason())
 	}
 	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {

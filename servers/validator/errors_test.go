@@ -7,6 +7,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 )
@@ -26,7 +27,7 @@ func TestProblemFor(t *testing.T) {
 	}{
 		{"unreadable upload", fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable), 400,
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: the uploaded file is empty"},
-		{"a document its reader cannot read: no name, no bytes of it", &validator.UnreadableError{Err: fmt.Errorf("%w: pades: <b>contract</b>.pdf: signature \"Sig\\u0000\": /SubFilter \"<script>\" is not one this service reads", ports.ErrUnreadable)}, 400,
+		{"a document its reader cannot read: no name, no bytes of it", &validation.UnreadableError{Err: fmt.Errorf("%w: pades: <b>contract</b>.pdf: signature \"Sig\\u0000\": /SubFilter \"<script>\" is not one this service reads", ports.ErrUnreadable)}, 400,
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read"},
 		{"infrastructure failure hides its cause", errInfrastructure{fmt.Errorf("app: revocation: %w", errors.New("dial tcp 10.0.0.7:5432: connection refused"))}, 502,
 			"urn:svc-dss:problem:infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it"},
@@ -38,11 +39,11 @@ func TestProblemFor(t *testing.T) {
 			"urn:svc-dss:problem:unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."},
 		{"a report before any validation", errNoReport, 404,
 			"urn:svc-dss:problem:no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."},
-		{"a validation that panicked is a bug of ours", &validator.PanicError{Value: "assignment to entry in nil map"}, 500,
+		{"a validation that panicked is a bug of ours", &validation.PanicError{Value: "assignment to entry in nil map"}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
-		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&validator.PanicError{Value: "boom"}}, 500,
+		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&validation.PanicError{Value: "boom"}}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
-		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &validator.PanicError{Value: "boom"})}, 500,
+		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &validation.PanicError{Value: "boom"})}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
 		{"anything else is internal", errors.New("nil map"), 500,
 			"about:blank", "internal error; quote the request id when reporting it"},

@@ -14,6 +14,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/ades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
@@ -85,7 +86,7 @@ func TestValidatePanicIs500(t *testing.T) {
 	var bugs int
 	for line := range strings.SplitSeq(logs.String(), "\n") {
 		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != validator.PanicLogMessage {
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != validation.PanicLogMessage {
 			continue
 		}
 		bugs++
@@ -110,5 +111,5 @@ func TestValidatePdfcpuPanicIs400(t *testing.T) {
 	is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
 	is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES), but its structure cannot be read")
 	is.True(strings.Contains(logs.String(), `"msg":"pdfcpu panicked: the document is unreadable"`)) // with pdfcpu's stack
-	is.True(!strings.Contains(logs.String(), validator.PanicLogMessage))
+	is.True(!strings.Contains(logs.String(), validation.PanicLogMessage))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
@@ -230,7 +231,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 			return err
 		}
 		ctx := c.Request().Context()
-		r, err := u.a.ValidateReport(ctx, doc, validator.ValidateOptions{})
+		r, err := u.a.ValidateReport(ctx, doc, validation.ValidateOptions{})
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}

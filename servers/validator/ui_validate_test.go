@@ -12,6 +12,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
@@ -43,7 +44,7 @@ func signedUIWorld(t *testing.T, env ...string) (*pki.Server, *uiWorld) {
 // must say the same.
 func (w *uiWorld) expected(t *testing.T, doc ports.Document) verdict.ValidationSummary {
 	t.Helper()
-	sum, err := w.app.Validate(context.Background(), doc, validator.ValidateOptions{})
+	sum, err := w.app.Validate(context.Background(), doc, validation.ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

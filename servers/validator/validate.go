@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/shell"
@@ -30,7 +31,7 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		sum, err := a.Validate(c.Request().Context(), doc, validator.ValidateOptions{})
+		sum, err := a.Validate(c.Request().Context(), doc, validation.ValidateOptions{})
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}

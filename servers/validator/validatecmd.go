@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/keystore"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/ports"
 )
@@ -113,7 +114,7 @@ func (vc *validateCommand) run(ctx context.Context, a *validator.Validator, stdo
 	if vc.dev {
 		a.Trust().Refresh(ctx)
 	}
-	sum, err := a.Validate(ctx, doc, validator.ValidateOptions{At: vc.at, ExtraAnchors: anchors})
+	sum, err := a.Validate(ctx, doc, validation.ValidateOptions{At: vc.at, ExtraAnchors: anchors})
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/tlcache"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/qualification"
 	"github.com/svc-dss/dss/domain/trust"
@@ -64,7 +64,7 @@ func loadMRAPilot(t *testing.T, edit func(zz []byte) []byte) *trust.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := validator.NewTrustStore(validator.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
+	store := validation.NewTrustStore(validation.TrustSources{LOTLURL: mraLOTL, OJCerts: []*x509.Certificate{lotlSigner}, OJSource: "ZZ-LOTL-signer"},
 		cache, offlineSource{t}, trust.PrivateCA{}, func() time.Time { return mraAt }, logger)
 	return store.LoadCache(context.Background())
 }

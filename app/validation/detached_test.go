@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -42,7 +42,7 @@ func TestValidateDetachedParts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
 			doc := ports.Document{Name: "contract.p7s", Data: sig, Detached: tt.parts}
-			sum, err := s.v.Validate(context.Background(), doc, validator.ValidateOptions{At: s.at})
+			sum, err := s.v.Validate(context.Background(), doc, validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			r := sum.Signatures[0]

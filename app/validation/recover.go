@@ -1,4 +1,4 @@
-package validator
+package validation
 
 import (
 	"context"
@@ -40,7 +40,7 @@ const PanicLogMessage = "bug: validation panicked"
 // handler's own recovery. It logs the panic with its stack and sets *err
 // to a *PanicError. It must be the deferred function itself, for recover
 // to see the panic.
-func (v *Validator) recoverValidation(ctx context.Context, doc ports.Document, err *error) {
+func (v *Service) recoverValidation(ctx context.Context, doc ports.Document, err *error) {
 	p := recover()
 	if p == nil {
 		return
@@ -56,7 +56,7 @@ func (v *Validator) recoverValidation(ctx context.Context, doc ports.Document, e
 // logParserPanic logs, with its stack, a panic of a third-party parser
 // that a reader turned into err, an unreadable document (pdf.Recover):
 // the answer is a 400, but the stack is what pdfcpu's maintainers need.
-func (v *Validator) logParserPanic(ctx context.Context, doc ports.Document, err error) {
+func (v *Service) logParserPanic(ctx context.Context, doc ports.Document, err error) {
 	p, ok := errors.AsType[*pdf.PanicError](err)
 	if !ok {
 		return
@@ -66,11 +66,4 @@ func (v *Validator) logParserPanic(ctx context.Context, doc ports.Document, err 
 		slog.String("panic", fmt.Sprint(p.Value)),
 		slog.String("document_sha256", hex.EncodeToString(digest[:])),
 		slog.String("stack", string(p.Stack)))
-}
-
-// WithReaders replaces the document readers (CAdES, then PAdES) with
-// readers, tried in this order: for tests that need a reader of their
-// own, one that fails or panics.
-func WithReaders(readers ...ports.DocumentReader) Option {
-	return func(o *options) { o.readers = readers }
 }

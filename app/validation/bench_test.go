@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/app/config"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -32,10 +32,10 @@ var benchSizes = []struct {
 	{"10MB", 10 << 20},
 }
 
-// benchValidator is a Validator without trusted lists (the fixture root
+// benchValidator is a Service without trusted lists (the fixture root
 // comes as an extra anchor), its clock pinned to at; offline fetches
 // nothing.
-func benchValidator(b *testing.B, at time.Time, offline bool) *validator.Validator {
+func benchValidator(b *testing.B, at time.Time, offline bool) *validation.Service {
 	b.Helper()
 	env := []string{
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + b.TempDir(),
@@ -48,11 +48,10 @@ func benchValidator(b *testing.B, at time.Time, offline bool) *validator.Validat
 		b.Fatal(err)
 	}
 	cfg.Offline = offline
-	v, err := validator.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
+	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { v.Close() })
 	return v
 }
 
@@ -80,7 +79,7 @@ func BenchmarkValidateCAdES(b *testing.B) {
 					b.Fatal(err)
 				}
 				doc := document(sig, content, true)
-				o := validator.ValidateOptions{At: at, ExtraAnchors: anchors}
+				o := validation.ValidateOptions{At: at, ExtraAnchors: anchors}
 				// One run outside the timer checks the fixture passes, so
 				// the figures are those of a successful validation.
 				sum, err := v.Validate(context.Background(), doc, o)
@@ -137,11 +136,10 @@ func BenchmarkValidateWithEUSnapshot(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Offline = true
-	v, err := validator.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
+	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { v.Close() })
 	v.Trust().LoadCache(context.Background())
 	content := []byte("contract")
 	sig, err := cades.Sign(content, cades.Options{PKI: srv.PKI, Signer: srv.SignerRSA, Level: cades.LT, Detached: true, SigningTime: at.Add(-12 * time.Hour)})
@@ -149,7 +147,7 @@ func BenchmarkValidateWithEUSnapshot(b *testing.B) {
 		b.Fatal(err)
 	}
 	doc := document(sig, content, true)
-	o := validator.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{srv.Root.Certificate}}
+	o := validation.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{srv.Root.Certificate}}
 	sum, err := v.Validate(context.Background(), doc, o)
 	if err != nil || !sum.Valid {
 		b.Fatalf("fixture does not validate: %v %+v", err, sum.Signatures)
@@ -174,7 +172,7 @@ func BenchmarkValidatePAdES(b *testing.B) {
 	}
 	at := pki.ReferenceTime
 	v := benchValidator(b, at, true)
-	o := validator.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{p.Root.Certificate}}
+	o := validation.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{p.Root.Certificate}}
 	for _, size := range []struct {
 		name string
 		n    int

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/sampleset"
@@ -26,7 +26,7 @@ import (
 )
 
 // sharedXSD is the directory of the ETSI and W3C schemas, in the shared
-// tree beside the repository (../shared from its root; this package is app/validator).
+// tree beside the repository (../shared from its root; this package is app/validation).
 var sharedXSD = filepath.Join("..", "..", "..", "shared", "reference", "xsd")
 
 // sampleReport is one sample of fixtures/sampleset and its two reports.
@@ -51,7 +51,7 @@ func reportsOfSamples(t *testing.T) []sampleReport {
 	is.NoErr(err)
 	root, err := sampleset.PrivateRoot(s.pki.PKI)
 	is.NoErr(err)
-	o := validator.ValidateOptions{At: s.at, ExtraAnchors: []*x509.Certificate{root}}
+	o := validation.ValidateOptions{At: s.at, ExtraAnchors: []*x509.Certificate{root}}
 	var out []sampleReport
 	for _, sample := range m.Samples {
 		doc := ports.Document{Name: sample.File, Data: files[sample.File]}

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 
 	registry "github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/app/config"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/ports"
 )
@@ -43,7 +43,7 @@ func (fakeReader) Read(_ context.Context, doc ports.Document) ([]ades.Signature,
 
 // offlineValidator is a validator without trusted lists, database or
 // network, with opts.
-func offlineValidator(t *testing.T, opts ...validator.Option) *validator.Validator {
+func offlineValidator(t *testing.T, opts ...validation.Option) *validation.Service {
 	t.Helper()
 	cfg, err := config.LoadValidator(nil, []string{
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + t.TempDir(),
@@ -53,11 +53,10 @@ func offlineValidator(t *testing.T, opts ...validator.Option) *validator.Validat
 		t.Fatal(err)
 	}
 	cfg.Offline = true
-	v, err := validator.New(cfg, slog.New(slog.DiscardHandler), time.Now, opts...)
+	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), time.Now, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { v.Close() })
 	return v
 }
 
@@ -68,29 +67,29 @@ func offlineValidator(t *testing.T, opts ...validator.Option) *validator.Validat
 func TestValidatorReadsTheRegisteredFormats(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	v := offlineValidator(t, validator.WithFormats(registry.Default().With(fakeFormat)))
+	v := offlineValidator(t, validation.WithFormats(registry.Default().With(fakeFormat)))
 	ctx := context.Background()
 
-	sum, err := v.Validate(ctx, ports.Document{Name: "a.fake", Data: []byte("FAKE signature")}, validator.ValidateOptions{})
+	sum, err := v.Validate(ctx, ports.Document{Name: "a.fake", Data: []byte("FAKE signature")}, validation.ValidateOptions{})
 	is.NoErr(err)
 	is.Equal(sum.SignatureCount, 1)
 	is.Equal(sum.Signatures[0].SignatureID, "fake-1")
 	is.Equal(sum.Signatures[0].SignatureFormat, "XAdES_BASELINE_B")
 	is.Equal(*sum.Signatures[0].SubIndication, "NO_SIGNING_CERTIFICATE_FOUND")
 
-	_, err = v.Validate(ctx, ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validator.ValidateOptions{})
-	is.True(errors.Is(err, validator.ErrUnreadable))
+	_, err = v.Validate(ctx, ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validation.ValidateOptions{})
+	is.True(errors.Is(err, validation.ErrUnreadable))
 	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (CAdES, PAdES, FAKE)")
 
-	_, err = v.Validate(ctx, ports.Document{Name: "b.fake", Data: []byte("FAKE broken")}, validator.ValidateOptions{})
-	u, ok := errors.AsType[*validator.UnreadableError](err)
+	_, err = v.Validate(ctx, ports.Document{Name: "b.fake", Data: []byte("FAKE broken")}, validation.ValidateOptions{})
+	u, ok := errors.AsType[*validation.UnreadableError](err)
 	is.True(ok)
 	is.Equal(u.Reason(), "unreadable document: it is in a format this service reads (CAdES, PAdES, FAKE), but its structure cannot be read")
 	is.Equal(err.Error(), "unreadable document: fake: b.fake is broken")
 
 	// A registry of the fake alone reads no PDF.
-	v = offlineValidator(t, validator.WithFormats(registry.New(fakeFormat)))
-	_, err = v.Validate(ctx, ports.Document{Name: "a.pdf", Data: []byte("%PDF-1.7\n")}, validator.ValidateOptions{})
+	v = offlineValidator(t, validation.WithFormats(registry.New(fakeFormat)))
+	_, err = v.Validate(ctx, ports.Document{Name: "a.pdf", Data: []byte("%PDF-1.7\n")}, validation.ValidateOptions{})
 	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (FAKE)")
 }
 
@@ -101,12 +100,12 @@ func TestAPIDocsNameTheRegisteredFormats(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	v := offlineValidator(t)
-	_, err := v.Validate(context.Background(), ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validator.ValidateOptions{})
+	_, err := v.Validate(context.Background(), ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validation.ValidateOptions{})
 	is.True(err != nil)
 	doc, rerr := os.ReadFile("../../docs/validate-api.md")
 	is.NoErr(rerr)
 	if !strings.Contains(string(doc), "`"+err.Error()+"`") {
 		t.Errorf("docs/validate-api.md does not quote the error %q: update it from the registry (adapters/formats)", err)
 	}
-	is.Equal((&validator.UnreadableError{Err: err}).Reason(), "unreadable document: it is in a format this service reads ("+registry.Default().List()+"), but its structure cannot be read")
+	is.Equal((&validation.UnreadableError{Err: err}).Reason(), "unreadable document: it is in a format this service reads ("+registry.Default().List()+"), but its structure cannot be read")
 }

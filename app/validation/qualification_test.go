@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/qualification"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
@@ -63,7 +63,7 @@ func TestQualificationEndToEnd(t *testing.T) {
 				o.Level, o.TSA = cades.T, tt.tsa
 			}
 			is.NoErr(d.Sign(o))
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validator.ValidateOptions{At: s.at})
+			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			r := sum.Signatures[0]
 			is.Equal(r.Indication, "TOTAL_PASSED")
@@ -165,7 +165,7 @@ func TestQualificationFromPublishedList(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.v.Trust().Refresh(context.Background())
-		sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validator.ValidateOptions{At: s.at})
+		sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
 		if err != nil {
 			t.Fatal(err)
 		}

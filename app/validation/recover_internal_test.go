@@ -1,4 +1,4 @@
-package validator
+package validation
 
 import (
 	"bytes"
@@ -79,9 +79,9 @@ func (s *syncBuffer) records(t *testing.T, msg string) []map[string]any {
 	return out
 }
 
-// recoveryValidator is a Validator with no trusted list, offline, with
+// recoveryValidator is a Service with no trusted list, offline, with
 // the given readers (the real ones when none).
-func recoveryValidator(t *testing.T, readers ...ports.DocumentReader) (*Validator, *syncBuffer) {
+func recoveryValidator(t *testing.T, readers ...ports.DocumentReader) (*Service, *syncBuffer) {
 	t.Helper()
 	cfg, err := config.LoadValidator(nil, []string{
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + t.TempDir(),
@@ -99,7 +99,6 @@ func recoveryValidator(t *testing.T, readers ...ports.DocumentReader) (*Validato
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { v.Close() })
 	return v, logs
 }
 
@@ -116,13 +115,13 @@ func TestValidationPanic(t *testing.T) {
 	tests := []struct {
 		name   string
 		reader ports.DocumentReader
-		setup  func(v *Validator)
+		setup  func(v *Service)
 		value  string // in the panic
 		frame  string // a function the stack names
 	}{
-		{"a reader panics", panickingReader{}, nil, "slice bounds out of range", "validator.panickingReader.Read"},
-		{"a signature worker panics", oneSignature{p.SignerRSA.Certificate}, func(v *Validator) { v.validation.issuers = panickingIssuers{} },
-			"issuers: boom", "validator.panickingIssuers.Issuers"},
+		{"a reader panics", panickingReader{}, nil, "slice bounds out of range", "validation.panickingReader.Read"},
+		{"a signature worker panics", oneSignature{p.SignerRSA.Certificate}, func(v *Service) { v.issuers = panickingIssuers{} },
+			"issuers: boom", "validation.panickingIssuers.Issuers"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/app/config"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/report"
@@ -37,7 +37,7 @@ var conformanceTime = time.Date(2026, 4, 15, 0, 0, 0, 0, time.UTC)
 // conformanceValidator is the application as the validate command builds
 // it with --offline: nothing is fetched, and the trust store is never
 // loaded, so the only anchors are those a case supplies.
-func conformanceValidator(t *testing.T) *validator.Validator {
+func conformanceValidator(t *testing.T) *validation.Service {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.LoadValidator(nil, []string{
@@ -51,11 +51,10 @@ func conformanceValidator(t *testing.T) *validator.Validator {
 		t.Fatal(err)
 	}
 	cfg.Offline = true
-	v, err := validator.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return conformanceTime })
+	v, err := validation.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return conformanceTime })
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { v.Close() })
 	return v
 }
 
@@ -438,10 +437,10 @@ func conformanceCases(t *testing.T, formats ...string) []realworld.Case {
 // validateCase validates the document of c on v as the conformance tests
 // do: at the case's validation time, with its detached content and its
 // trust anchors as the command's --trust-anchor.
-func validateCase(t *testing.T, v *validator.Validator, c realworld.Case) (report.Validation, error) {
+func validateCase(t *testing.T, v *validation.Service, c realworld.Case) (report.Validation, error) {
 	t.Helper()
 	doc, anchors := conformanceDocument(t, c)
-	return v.ValidateReport(context.Background(), doc, validator.ValidateOptions{At: conformanceAt(t, c), ExtraAnchors: anchors})
+	return v.ValidateReport(context.Background(), doc, validation.ValidateOptions{At: conformanceAt(t, c), ExtraAnchors: anchors})
 }
 
 // The same document, snapshot and time give the same summary, byte for

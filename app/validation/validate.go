@@ -1,4 +1,4 @@
-package validator
+package validation
 
 import (
 	"context"
@@ -67,22 +67,11 @@ type ValidateOptions struct {
 	ExtraAnchors []*x509.Certificate
 }
 
-// validation holds the parts a validation uses; the Validator wires them.
-type validation struct {
-	anchors *anchorCache
-	// formats are the formats the service reads; readers their readers,
-	// each behind its format's detector, tried in order.
-	formats    *formats.Registry
-	readers    []ports.DocumentReader
-	revocation ports.RevocationSource
-	issuers    ports.CertificateSource
-}
-
 // Validate validates every signature of doc against one trust snapshot
 // (validation-service.md §1): a failed signature is a result, not an
 // error. The same document, snapshot and time give the same summary. It
 // is the Summary of ValidateReport.
-func (v *Validator) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
+func (v *Service) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
 	r, err := v.ValidateReport(ctx, doc, o)
 	if err != nil {
 		return verdict.ValidationSummary{}, err
@@ -99,7 +88,7 @@ func (v *Validator) Validate(ctx context.Context, doc ports.Document, o Validate
 //
 // A panic in validating doc, on any of the goroutines the validation
 // runs on, is logged with its stack and returned as a *PanicError.
-func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (_ report.Validation, err error) {
+func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (_ report.Validation, err error) {
 	defer v.recoverValidation(ctx, doc, &err)
 	at := o.At
 	if at.IsZero() {
@@ -115,7 +104,7 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 	digest := make(chan [sha256.Size]byte, 1)
 	go func() { digest <- sha256.Sum256(doc.Data) }()
 	snap := v.trust.Snapshot()
-	anchors := v.validation.anchors.of(snap)
+	anchors := v.anchors.of(snap)
 	if len(o.ExtraAnchors) > 0 {
 		extra := make([]certpath.Anchor, len(o.ExtraAnchors))
 		for i, c := range o.ExtraAnchors {
@@ -158,18 +147,18 @@ func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o Va
 	}
 	warnUnsignedParts(reports, doc.Detached, sigs)
 	return report.Validation{
-		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.Thresholds())),
+		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds)),
 		ValidationTime: at,
 		Signatures:     details,
 	}, nil
 }
 
 // read finds the reader of doc's format.
-func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+func (v *Service) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
 	if len(doc.Data) == 0 {
 		return nil, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
 	}
-	for _, r := range v.validation.readers {
+	for _, r := range v.readers {
 		sigs, err := r.Read(ctx, doc)
 		switch {
 		case err == nil:
@@ -178,19 +167,19 @@ func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signat
 			continue
 		case errors.Is(err, ports.ErrUnreadable):
 			v.logParserPanic(ctx, doc, err)
-			return nil, &UnreadableError{Err: err, Formats: v.validation.formats.Names()}
+			return nil, &UnreadableError{Err: err, Formats: v.formats.Names()}
 		default:
 			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
 		}
 	}
-	return nil, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.validation.formats.List())
+	return nil, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.formats.List())
 }
 
 // inputs gathers what the process needs beyond the evidence: the plan of
 // its certificate paths, the issuers the document lacks (AIA) and
 // revocation facts for every link the plan names, fetched when the
 // embedded ones cannot serve at the validation time at.
-func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
+func (v *Service) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
 	in := etsi.Inputs{
 		Anchors:        anchors,
 		Intermediates:  slices.Clone(sig.Certificates),
@@ -210,7 +199,7 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)
 	}
 	for _, link := range plan.Needs() {
-		facts, err := v.validation.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded, at)
+		facts, err := v.revocation.Revocation(ctx, link.Cert, link.Issuer, embedded, at)
 		if err != nil {
 			return etsi.Inputs{}, fmt.Errorf("app: revocation: %w", err)
 		}
@@ -226,7 +215,7 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 // anchor get their issuers fetched by AIA, walking up one hop per round
 // for at most maxAIAHops rounds; the plan is built again only after a
 // round fetched something.
-func (v *Validator) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
+func (v *Service) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
 	plan := etsi.NewPlan(sig, *in)
 	// next is, per leaf, the certificate whose AIA the next hop follows;
 	// nil once the walk found nothing more.
@@ -241,7 +230,7 @@ func (v *Validator) plan(ctx context.Context, sig ades.Signature, in *etsi.Input
 			if from == nil {
 				continue
 			}
-			found, err := v.validation.issuers.Issuers(ctx, from)
+			found, err := v.issuers.Issuers(ctx, from)
 			if err != nil {
 				return nil, fmt.Errorf("app: issuers: %w", err)
 			}

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/adapters/trustlist"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/realworld"
@@ -41,7 +41,7 @@ func (s offlineSource) Fetch(ctx context.Context, url, _ string) ([]byte, error)
 
 // corpusStore returns a trust store over a cache filled from the corpus
 // snapshot, and the bytes cached.
-func corpusStore(tb testing.TB) (*validator.TrustStore, int64) {
+func corpusStore(tb testing.TB) (*validation.TrustStore, int64) {
 	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cache, err := tlcache.Open(tb.TempDir(), logger)
@@ -50,8 +50,8 @@ func corpusStore(tb testing.TB) (*validator.TrustStore, int64) {
 	}
 	total := fillCorpusCache(tb, cache)
 	at, _ := time.Parse(time.RFC3339, snapshotAt)
-	src := validator.TrustSources{LOTLURL: lotlURL, OJCerts: corpusOJ(tb), OJSource: "keystore.p12"}
-	return validator.NewTrustStore(src, cache, offlineSource{tb}, trust.PrivateCA{}, func() time.Time { return at }, logger), total
+	src := validation.TrustSources{LOTLURL: lotlURL, OJCerts: corpusOJ(tb), OJSource: "keystore.p12"}
+	return validation.NewTrustStore(src, cache, offlineSource{tb}, trust.PrivateCA{}, func() time.Time { return at }, logger), total
 }
 
 // corpusOJKeystore is the 2019 OJ keystore of the corpus and its password.

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -75,7 +75,7 @@ func TestValidatePAdESAfterSigning(t *testing.T) {
 			d := pades.New(1)
 			is.NoErr(d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.B, SigningTime: s.at.Add(-time.Hour)}))
 			tt.after(d)
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validator.ValidateOptions{At: s.at})
+			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			got := sum.Signatures[0]

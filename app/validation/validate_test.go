@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/cmswrite"
@@ -41,27 +41,27 @@ var (
 	revokedDataTime = time.Date(2026, time.February, 1, 12, 0, 0, 0, time.UTC)
 )
 
-// validation is a running fixture PKI, its trusted lists loaded into a
-// Validator, and the validation time everything is pinned to.
-type validation struct {
+// pkiWorld is a running fixture PKI, its trusted lists loaded into a
+// Service, and the validation time everything is pinned to.
+type pkiWorld struct {
 	pki *pki.Server
 	eco *tl.Ecosystem
-	v   *validator.Validator
+	v   *validation.Service
 	at  time.Time
 }
 
 // newValidation starts the fixture PKI with its clock pinned to at, so
 // that the OCSP responses and CRLs the validator fetches are those of
 // the validation time, publishes the fixture lists issued an hour before
-// at, and refreshes a Validator's trust store from them. The
+// at, and refreshes a Service's trust store from them. The
 // intermediate CA is on the DE, FR and CH lists.
-func newValidation(t *testing.T, at time.Time, extra ...string) *validation {
+func newValidation(t *testing.T, at time.Time, extra ...string) *pkiWorld {
 	t.Helper()
 	return newValidationWith(t, at, tl.EcosystemOptions{}, extra...)
 }
 
 // newValidationWith is newValidation over an ecosystem made with o.
-func newValidationWith(t *testing.T, at time.Time, o tl.EcosystemOptions, extra ...string) *validation {
+func newValidationWith(t *testing.T, at time.Time, o tl.EcosystemOptions, extra ...string) *pkiWorld {
 	t.Helper()
 	srv := pki.Start(t)
 	srv.SetClock(func() time.Time { return at })
@@ -72,17 +72,17 @@ func newValidationWith(t *testing.T, at time.Time, o tl.EcosystemOptions, extra 
 	t.Cleanup(func() { eco.Close() })
 	e := &env{eco: eco, cacheDir: filepath.Join(t.TempDir(), "tl-cache"), clock: &clock{now: at}, logs: &logBuffer{}}
 	// The fixture services are on 127.0.0.1.
-	v, _ := e.validator(t, append([]string{"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false"}, extra...)...)
+	v, _ := e.service(t, append([]string{"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false"}, extra...)...)
 	v.Trust().Refresh(context.Background())
 	if td := v.TrustStatus(at); !td.Current {
 		t.Fatalf("fixture lists not loaded: %+v", td)
 	}
-	return &validation{pki: srv, eco: eco, v: v, at: at}
+	return &pkiWorld{pki: srv, eco: eco, v: v, at: at}
 }
 
 // sign signs content with o on the running PKI, RSA PKCS #1 v1.5 by the
 // RSA signer unless o says otherwise.
-func (s *validation) sign(t testing.TB, content []byte, o cades.Options) []byte {
+func (s *pkiWorld) sign(t testing.TB, content []byte, o cades.Options) []byte {
 	t.Helper()
 	o.PKI = s.pki.PKI
 	if o.Signer == nil {
@@ -291,7 +291,7 @@ func TestValidateFixtureGrid(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			sig := s.sign(t, content, r.opts)
-			sum, err := s.v.Validate(context.Background(), document(sig, content, r.opts.Detached), validator.ValidateOptions{At: s.at})
+			sum, err := s.v.Validate(context.Background(), document(sig, content, r.opts.Detached), validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			got := sum.Signatures[0]
@@ -322,7 +322,7 @@ func TestValidateExtraAnchorIsPrivate(t *testing.T) {
 
 	// A validator on the same lists, never refreshed: no list loaded.
 	e := &env{eco: s.eco, cacheDir: filepath.Join(t.TempDir(), "empty"), clock: &clock{now: s.at}, logs: &logBuffer{}}
-	v, _ := e.validator(t, "SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false")
+	v, _ := e.service(t, "SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false")
 
 	tests := []struct {
 		name    string
@@ -335,7 +335,7 @@ func TestValidateExtraAnchorIsPrivate(t *testing.T) {
 		{"fixture root as extra anchor", true, outcome{indication: cades.TotalPassed, format: formatLT, framework: "UNKNOWN"}},
 	}
 	for _, tt := range tests {
-		o := validator.ValidateOptions{At: s.at}
+		o := validation.ValidateOptions{At: s.at}
 		if tt.anchors {
 			o.ExtraAnchors = append(o.ExtraAnchors, s.pki.Root.Certificate)
 		}
@@ -360,7 +360,7 @@ func TestValidateNoSignature(t *testing.T) {
 	is := is.New(t)
 	s := newValidation(t, pki.ReferenceTime)
 	doc := ports.Document{Name: "certs-only.p7c", Data: certsOnly(t, s.pki.Intermediate.DER)}
-	sum, err := s.v.Validate(context.Background(), doc, validator.ValidateOptions{At: s.at})
+	sum, err := s.v.Validate(context.Background(), doc, validation.ValidateOptions{At: s.at})
 	is.NoErr(err) // a readable document without signature is no error
 	is.Equal(sum.SignatureCount, 0)
 	is.True(!sum.Valid)
@@ -410,7 +410,7 @@ func TestValidateDeterministic(t *testing.T) {
 	sig := s.sign(t, content, cades.Options{Level: cades.LTA, SigningTime: signedYesterday})
 	var outs [][]byte
 	for range 2 {
-		sum, err := s.v.Validate(context.Background(), document(sig, content, false), validator.ValidateOptions{At: s.at})
+		sum, err := s.v.Validate(context.Background(), document(sig, content, false), validation.ValidateOptions{At: s.at})
 		is.NoErr(err)
 		out, err := json.Marshal(sum)
 		is.NoErr(err)
@@ -464,7 +464,7 @@ func TestValidateTwoSigners(t *testing.T) {
 			der, err := cmswrite.Sign([]byte("contract"), []cmswrite.Signer{first, tt.second},
 				cmswrite.SignOptions{Certificates: append([]*x509.Certificate{p.Intermediate.Certificate}, tt.extra...)})
 			is.NoErr(err)
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "two.p7m", Data: der}, validator.ValidateOptions{At: s.at})
+			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "two.p7m", Data: der}, validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 2)
 			var got []string

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/app/config"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
@@ -27,7 +27,7 @@ import (
 
 // euSnapshotValidator is conformanceValidator with the corpus's 2023 EU
 // snapshot loaded from the cache (thousands of anchors), offline.
-func euSnapshotValidator(t *testing.T) *validator.Validator {
+func euSnapshotValidator(t *testing.T) *validation.Service {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.LoadValidator(nil, []string{
@@ -42,11 +42,10 @@ func euSnapshotValidator(t *testing.T) *validator.Validator {
 	}
 	cfg.Offline = true
 	logger := slog.New(slog.DiscardHandler)
-	v, err := validator.New(cfg, logger, func() time.Time { return conformanceTime })
+	v, err := validation.New(cfg, logger, func() time.Time { return conformanceTime })
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { v.Close() })
 	cache, err := tlcache.Open(dir, logger)
 	if err != nil {
 		t.Fatal(err)
@@ -84,15 +83,15 @@ func TestPAdESLevelWhateverListsAreLoaded(t *testing.T) {
 	none, eu := conformanceValidator(t), euSnapshotValidator(t)
 	for _, c := range cases {
 		doc, anchors := conformanceDocument(t, c)
-		o := validator.ValidateOptions{At: conformanceAt(t, c)}
+		o := validation.ValidateOptions{At: conformanceAt(t, c)}
 		runs := []struct {
 			name string
-			v    *validator.Validator
-			o    validator.ValidateOptions
+			v    *validation.Service
+			o    validation.ValidateOptions
 		}{
 			{"no list", none, o},
 			{"EU snapshot", eu, o},
-			{"the case's anchors", none, validator.ValidateOptions{At: o.At, ExtraAnchors: anchors}},
+			{"the case's anchors", none, validation.ValidateOptions{At: o.At, ExtraAnchors: anchors}},
 		}
 		var formats [][]string
 		for _, run := range runs {
@@ -156,14 +155,14 @@ func TestPAdESLevelEvidenceDependsOnAnchors(t *testing.T) {
 
 	for _, run := range []struct {
 		name        string
-		v           *validator.Validator
+		v           *validation.Service
 		anchors     []*x509.Certificate
 		unsupported bool
 	}{
 		{"with the lists", s.v, nil, false},
 		{"with the root only", conformanceValidator(t), []*x509.Certificate{p.Root.Certificate}, true},
 	} {
-		r, err := run.v.ValidateReport(context.Background(), doc, validator.ValidateOptions{At: s.at, ExtraAnchors: run.anchors})
+		r, err := run.v.ValidateReport(context.Background(), doc, validation.ValidateOptions{At: s.at, ExtraAnchors: run.anchors})
 		is.NoErr(err)
 		is.Equal(len(r.Summary.Signatures), 1)
 		sig := r.Summary.Signatures[0]

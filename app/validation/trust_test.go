@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/tlcache"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -77,14 +77,14 @@ func newEnv(t *testing.T) *env {
 
 // sources are the ecosystem's lists with their signers configured; edit
 // the result to drop a keystore.
-func (e *env) sources() validator.TrustSources {
-	return validator.TrustSources{
+func (e *env) sources() validation.TrustSources {
+	return validation.TrustSources{
 		LOTLURL: e.eco.LOTLURL, OJCerts: []*x509.Certificate{e.eco.LOTLSigner.Certificate}, OJSource: "tl/eu-oj-keystore.p12",
 		SwissURL: e.eco.SwissURL, SwissCerts: []*x509.Certificate{e.eco.SwissSigner.Certificate}, SwissSource: "certs/CH-TL-cert-DER.cer",
 	}
 }
 
-func (e *env) store(t *testing.T, src validator.TrustSources) *validator.TrustStore {
+func (e *env) store(t *testing.T, src validation.TrustSources) *validation.TrustStore {
 	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(e.logs, nil))
 	cache, err := tlcache.Open(e.cacheDir, logger)
@@ -95,10 +95,10 @@ func (e *env) store(t *testing.T, src validator.TrustSources) *validator.TrustSt
 	if err != nil {
 		t.Fatal(err)
 	}
-	return validator.NewTrustStore(src, cache, egress.NewListSource(client), trust.PrivateCA{}, e.clock.Now, logger)
+	return validation.NewTrustStore(src, cache, egress.NewListSource(client), trust.PrivateCA{}, e.clock.Now, logger)
 }
 
-func (e *env) status(s *validator.TrustStore) verdict.TrustData {
+func (e *env) status(s *validation.TrustStore) verdict.TrustData {
 	return verdict.NewTrustData(s.Snapshot(), e.clock.Now(), thresholds)
 }
 

@@ -1,4 +1,4 @@
-package validator_test
+package validation_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
@@ -120,7 +120,7 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 	for _, tc := range tests {
 		for _, side := range []struct {
 			name string
-			s    *validation
+			s    *pkiWorld
 			want want
 		}{{"online", online, tc.online}, {"unreachable", unreachable, tc.unreachable}} {
 			t.Run(tc.name+"/"+side.name, func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 				is := is.New(t)
 				o := tc.opts(side.s.pki.PKI)
 				sig := side.s.sign(t, content, o)
-				r, err := side.s.v.ValidateReport(context.Background(), document(sig, content, false), validator.ValidateOptions{At: at})
+				r, err := side.s.v.ValidateReport(context.Background(), document(sig, content, false), validation.ValidateOptions{At: at})
 				is.NoErr(err)
 				is.Equal(r.Summary.SignatureCount, 1)
 				got := r.Summary.Signatures[0]
