@@ -164,6 +164,11 @@ func (v *Service) Trust() *TrustStore { return v.trust }
 // Thresholds are the freshness thresholds of the configuration.
 func (v *Service) Thresholds() freshness.Thresholds { return v.thresholds }
 
+// Formats names the formats the service reads, in the order they are
+// tried ("CAdES, PAdES"): from its registry, for the pages that say what
+// may be uploaded.
+func (v *Service) Formats() string { return v.formats.List() }
+
 // TrustStatus evaluates the current snapshot at now.
 func (v *Service) TrustStatus(now time.Time) verdict.TrustData {
 	return verdict.NewTrustData(v.trust.Snapshot(), now, v.thresholds)

@@ -160,6 +160,9 @@ func (v *Validator) Trust() *validation.TrustStore { return v.validation.Trust()
 // Thresholds are the freshness thresholds of the configuration.
 func (v *Validator) Thresholds() freshness.Thresholds { return v.validation.Thresholds() }
 
+// Formats names the formats the service reads (validation.Service.Formats).
+func (v *Validator) Formats() string { return v.validation.Formats() }
+
 // TrustStatus evaluates the current snapshot at now.
 func (v *Validator) TrustStatus(now time.Time) verdict.TrustData {
 	return v.validation.TrustStatus(now)

@@ -61,6 +61,8 @@ type uploadPage struct {
 	base
 	CSRF               string
 	MaxFile, MaxUpload string
+	// Formats names the formats the service reads, from its registry.
+	Formats string
 }
 
 type resultPage struct {

@@ -178,6 +178,7 @@ func (u *ui) upload(c echo.Context, s ports.Session) error {
 	return page.Render(c, http.StatusOK, u.pages["upload.html"], uploadPage{
 		base: u.signedIn(s, "Validate a signed document", td.Banner),
 		CSRF: s.CSRF, MaxFile: megabytes(cfg.Multipart.MaxFileSize), MaxUpload: megabytes(cfg.Multipart.MaxRequestSize),
+		Formats: u.a.Formats(),
 	})
 }
 
