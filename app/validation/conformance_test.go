@@ -142,7 +142,7 @@ func sub(r verdict.SignatureReport) string {
 	if r.SubIndication == nil {
 		return "-"
 	}
-	return *r.SubIndication
+	return r.SubIndication.String()
 }
 
 // A check is one of the three things the conformance tests compare with
@@ -205,9 +205,9 @@ func indicationAgrees(c realworld.Case, s verdict.ValidationSummary) (asserted, 
 	}
 	var match func(verdict.SignatureReport) bool
 	switch c.Indication {
-	case verdict.TotalPassed, verdict.TotalFailed, verdict.Indeterminate:
+	case string(verdict.TotalPassed), string(verdict.TotalFailed), string(verdict.Indeterminate):
 		match = func(r verdict.SignatureReport) bool {
-			return r.Indication == c.Indication && (wantSub == "-" || sub(r) == wantSub)
+			return r.Indication.String() == c.Indication && (wantSub == "-" || sub(r) == wantSub)
 		}
 	case "INDETERMINATE?":
 		match = func(r verdict.SignatureReport) bool { return sub(r) == wantSub }
@@ -240,7 +240,7 @@ func sigCryptoAgrees(c realworld.Case, v report.Validation) (rule string, agrees
 			if why := unverified(sig.Evidence); why != "" {
 				return "VALID", false, fmt.Sprintf("signature %d: %s", i+1, why)
 			}
-			if r := s.Signatures[i]; sub(r) == etsi.SubHashFailure || sub(r) == etsi.SubSigCryptoFailure {
+			if r := s.Signatures[i]; sub(r) == string(verdict.SubHashFailure) || sub(r) == string(verdict.SubSigCryptoFailure) {
 				return "VALID", false, fmt.Sprintf("signature %d: %s", i+1, sub(r))
 			}
 		}
@@ -249,9 +249,9 @@ func sigCryptoAgrees(c realworld.Case, v report.Validation) (rule string, agrees
 		return "NOT_VALID", slices.ContainsFunc(s.Signatures, func(r verdict.SignatureReport) bool {
 			switch r.Indication {
 			case verdict.TotalFailed:
-				return sub(r) == etsi.SubHashFailure || sub(r) == etsi.SubSigCryptoFailure || sub(r) == etsi.SubFormatFailure
+				return sub(r) == string(verdict.SubHashFailure) || sub(r) == string(verdict.SubSigCryptoFailure) || sub(r) == string(verdict.SubFormatFailure)
 			case verdict.Indeterminate:
-				return sub(r) == etsi.SubSignedDataNotFound
+				return sub(r) == string(verdict.SubSignedDataNotFound)
 			}
 			return false
 		}), ""

@@ -58,7 +58,7 @@ func TestValidateDetachedParts(t *testing.T) {
 				is.True(strings.Contains(warned[i], `"`+name+`"`)) // the warning names the part
 			}
 			if tt.signedData != nil {
-				is.Equal(r.Indication, cades.TotalPassed) // a warning, not a downgrade
+				is.Equal(r.Indication, verdict.TotalPassed) // a warning, not a downgrade
 			}
 			out, err := json.Marshal(sum)
 			is.NoErr(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -75,7 +76,7 @@ func TestValidatorReadsTheRegisteredFormats(t *testing.T) {
 	is.Equal(sum.SignatureCount, 1)
 	is.Equal(sum.Signatures[0].SignatureID, "fake-1")
 	is.Equal(sum.Signatures[0].SignatureFormat, "XAdES_BASELINE_B")
-	is.Equal(*sum.Signatures[0].SubIndication, "NO_SIGNING_CERTIFICATE_FOUND")
+	is.Equal(*sum.Signatures[0].SubIndication, verdict.SubNoSigningCertificateFound)
 
 	_, err = v.Validate(ctx, ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validation.ValidateOptions{})
 	is.True(errors.Is(err, validation.ErrUnreadable))

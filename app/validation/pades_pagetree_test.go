@@ -10,6 +10,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -33,8 +34,8 @@ func TestValidatePAdESAfterSigning(t *testing.T) {
 	tests := []struct {
 		name          string
 		after         func(d *pades.Document)
-		indication    string
-		subIndication string
+		indication    verdict.Indication
+		subIndication verdict.SubIndication
 		warning       string
 	}{
 		{"nothing after", func(*pades.Document) {}, "TOTAL_PASSED", "", ""},

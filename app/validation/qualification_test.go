@@ -66,7 +66,7 @@ func TestQualificationEndToEnd(t *testing.T) {
 			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
 			is.NoErr(err)
 			r := sum.Signatures[0]
-			is.Equal(r.Indication, "TOTAL_PASSED")
+			is.Equal(r.Indication, verdict.TotalPassed)
 			is.Equal(r.TrustFramework, tt.framework)
 			is.Equal(orNull(r.EIDASQualification), orNull(tt.eidas))
 			is.Equal(orNull(r.SwissQualification), orNull(tt.swiss))

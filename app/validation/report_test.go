@@ -120,10 +120,10 @@ func TestReportsOfTheSamples(t *testing.T) {
 			is.Equal(len(vr.Signatures), s.v.Summary.SignatureCount)
 			for i, sig := range vr.Signatures {
 				want := s.v.Summary.Signatures[i]
-				is.Equal(sig.Status.MainIndication, "urn:etsi:019102:mainindication:"+map[string]string{
+				is.Equal(sig.Status.MainIndication, "urn:etsi:019102:mainindication:"+map[verdict.Indication]string{
 					"TOTAL_PASSED": "total-passed", "TOTAL_FAILED": "total-failed", "INDETERMINATE": "indeterminate"}[want.Indication])
 				if want.SubIndication != nil {
-					is.Equal(sig.Status.SubIndication, []string{"urn:etsi:019102:subindication:" + *want.SubIndication})
+					is.Equal(sig.Status.SubIndication, []string{"urn:etsi:019102:subindication:" + want.SubIndication.String()})
 				}
 			}
 			// xmllint does not resolve IDREFS: every reference must name
@@ -154,7 +154,7 @@ func coverage(t *testing.T, samples []sampleReport) {
 	seen := map[string]bool{}
 	for _, s := range samples {
 		for _, sig := range s.v.Summary.Signatures {
-			seen[sig.Indication] = true
+			seen[sig.Indication.String()] = true
 			format, level, _ := strings.Cut(sig.SignatureFormat, "_BASELINE_")
 			seen[format], seen[level] = true, true
 		}
@@ -237,9 +237,9 @@ type (
 				FC *struct{} `xml:"FC"`
 			} `xml:"BuildingBlocks"`
 			Conclusion struct {
-				Indication    string   `xml:"Indication"`
-				SubIndication string   `xml:"SubIndication"`
-				Warnings      []string `xml:"Warning"`
+				Indication    verdict.Indication    `xml:"Indication"`
+				SubIndication verdict.SubIndication `xml:"SubIndication"`
+				Warnings      []string              `xml:"Warning"`
 			} `xml:"Conclusion"`
 		} `xml:"Signature"`
 	}

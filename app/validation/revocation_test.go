@@ -9,6 +9,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
@@ -36,11 +37,14 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 	// the validation time.
 	signedLastMonth := at.AddDate(0, -1, 0)
 	const (
-		passed   = cades.TotalPassed
-		indet    = cades.Indeterminate
-		tryLater = "TRY_LATER"
+		passed   = verdict.TotalPassed
+		indet    = verdict.Indeterminate
+		tryLater = verdict.SubTryLater
 	)
-	type want struct{ indication, sub string }
+	type want struct {
+		indication verdict.Indication
+		sub        verdict.SubIndication
+	}
 	tests := []struct {
 		name string
 		// opts gets the PKI of the validation it is signed for.
@@ -97,7 +101,7 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 			opts: func(p *pki.PKI) cades.Options {
 				return cades.Options{Level: cades.LT, Defect: cades.RevokedSigner, SigningTime: signedYesterday, RevocationDataTime: pki.RevocationTime.Add(-24 * time.Hour)}
 			},
-			online: want{indet, cades.RevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
+			online: want{indet, verdict.SubRevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
 		},
 		{
 			// The embedded data says REVOKED, but is from after the
@@ -106,7 +110,7 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 			opts: func(p *pki.PKI) cades.Options {
 				return cades.Options{Level: cades.LT, Defect: cades.RevokedSigner, SigningTime: signedYesterday, RevocationDataTime: at.Add(24 * time.Hour)}
 			},
-			online: want{indet, cades.RevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
+			online: want{indet, verdict.SubRevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
 		},
 		{
 			// Data that serves stops the search: nothing fetched.

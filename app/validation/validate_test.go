@@ -109,8 +109,8 @@ func document(sig, content []byte, detached bool) ports.Document {
 
 // outcome is what a grid row asserts of the single signature's report.
 type outcome struct {
-	indication    string
-	subIndication string // "" asserts null
+	indication    verdict.Indication
+	subIndication verdict.SubIndication // "" asserts null
 	format        string
 	framework     string
 	country       string   // "" asserts null
@@ -121,18 +121,18 @@ type outcome struct {
 // fixture intermediate CA is on the DE, FR and CH lists, and Swiss
 // precedence (0016) picks CH.
 func passed(format string, warnings ...string) outcome {
-	return outcome{indication: cades.TotalPassed, format: format, framework: "CH_ZERTES", country: "CH", warnings: warnings}
+	return outcome{indication: verdict.TotalPassed, format: format, framework: "CH_ZERTES", country: "CH", warnings: warnings}
 }
 
 // failed is a non-passing indication whose path still reaches the Swiss
 // anchor (0018: a path is built, and reported, even when CV concluded).
-func failed(indication, sub, format string, warnings ...string) outcome {
+func failed(indication verdict.Indication, sub verdict.SubIndication, format string, warnings ...string) outcome {
 	return outcome{indication: indication, subIndication: sub, format: format, framework: "CH_ZERTES", country: "CH", warnings: warnings}
 }
 
 // unanchored is a non-passing indication without a path to an anchor:
 // trustFramework UNKNOWN, anchorCountry null, never defaulted to EU.
-func unanchored(indication, sub, format string) outcome {
+func unanchored(indication verdict.Indication, sub verdict.SubIndication, format string) outcome {
 	return outcome{indication: indication, subIndication: sub, format: format, framework: "UNKNOWN"}
 }
 
@@ -180,40 +180,40 @@ func TestValidateFixtureGrid(t *testing.T) {
 		// CV concludes; the time-stamps are over the signature value
 		// and (attached) the tampered content, so they stay intact and
 		// the level is as built.
-		at(cades.TamperedContent, l, cades.Options{}, failed(cades.TotalFailed, cades.HashFailure, f))
-		at(cades.BadSignatureValue, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f))
+		at(cades.TamperedContent, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubHashFailure, f))
+		at(cades.BadSignatureValue, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubSigCryptoFailure, f))
 		// ISC concludes: no path is chosen. The reader still names the
 		// signer by its identifier, so the embedded revocation data is
 		// the signing certificate's and the level stays as built.
-		at(cades.WrongSigningCertRef, l, cades.Options{}, unanchored(cades.Indeterminate, cades.NoSigningCertificateFound, f))
+		at(cades.WrongSigningCertRef, l, cades.Options{}, unanchored(verdict.Indeterminate, verdict.SubNoSigningCertificateFound, f))
 		// XCV at the validation time concludes TOTAL_FAILED before
 		// any POE is looked at (5.3.4).
-		at(cades.NotYetValidSigner, l, cades.Options{}, failed(cades.TotalFailed, cades.NotYetValid, f))
+		at(cades.NotYetValidSigner, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubNotYetValid, f))
 		// RFC 5652 signature verification fails on the content-type
 		// attribute: CV concludes, as for a bad value (issue 16).
-		at(cades.ContentTypeMismatch, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
-		at(cades.ContentTypeMissing, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
-		at(cades.ContentTypeDoubled, l, cades.Options{}, failed(cades.TotalFailed, cades.SigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+		at(cades.ContentTypeMismatch, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubSigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+		at(cades.ContentTypeMissing, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubSigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
+		at(cades.ContentTypeDoubled, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubSigCryptoFailure, f, "CADES_CONTENT_TYPE_MISMATCH"))
 	}
 	// Cryptographic constraints (issue 16): SHA-1, MD5 and a 1024-bit RSA
 	// key are acceptable only before 2010 (2004 for MD5); the fixture
 	// time-stamps are of 2026, no proof of existence before the date.
 	for _, l := range every {
 		for _, d := range []cades.Defect{cades.SHA1Signature, cades.MD5Signature, cades.WeakRSAKey} {
-			at(d, l, cades.Options{}, failed(cades.Indeterminate, cades.CryptoConstraintsFailureNoPOE, formats[l]))
+			at(d, l, cades.Options{}, failed(verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, formats[l]))
 		}
 	}
 	// A signature time-stamp before the signer's issuance: at B there is
 	// none; from T the proof of existence precedes notBefore (5.5.4).
 	at(cades.TimestampBeforeIssuance, cades.B, cades.Options{}, passed(formatB))
 	for _, l := range every[1:] {
-		at(cades.TimestampBeforeIssuance, l, cades.Options{}, failed(cades.TotalFailed, cades.NotYetValid, formats[l]))
+		at(cades.TimestampBeforeIssuance, l, cades.Options{}, failed(verdict.TotalFailed, verdict.SubNotYetValid, formats[l]))
 	}
 	// No path to an anchor. signatureFormat is the structure's level
 	// (0018 "Level"), and for a signer reaching no anchor LT is taken as
 	// found: no LEVEL_NOT_SUPPORTED_BY_EVIDENCE.
 	for _, l := range every {
-		at(cades.UntrustedRoot, l, cades.Options{}, unanchored(cades.Indeterminate, cades.NoCertificateChainFound, formats[l]))
+		at(cades.UntrustedRoot, l, cades.Options{}, unanchored(verdict.Indeterminate, verdict.SubNoCertificateChainFound, formats[l]))
 	}
 
 	// Expired signer signing in 2020: at B no POE; from T a time-stamp
@@ -222,7 +222,7 @@ func TestValidateFixtureGrid(t *testing.T) {
 	// but the fixture TSA is itself on the lists (a QTST service), so its
 	// time-stamps need no revocation data of their own.
 	expired := cades.Options{SigningTime: signedWhileValid}
-	at(cades.ExpiredSigner, cades.B, expired, failed(cades.Indeterminate, cades.OutOfBoundsNoPOE, formatB))
+	at(cades.ExpiredSigner, cades.B, expired, failed(verdict.Indeterminate, verdict.SubOutOfBoundsNoPOE, formatB))
 	at(cades.ExpiredSigner, cades.T, expired, passed(formatT, "EXPIRED_AFTER_POE"))
 	at(cades.ExpiredSigner, cades.LT, expired, passed(formatLT, "EXPIRED_AFTER_POE"))
 	at(cades.ExpiredSigner, cades.LTA, expired, passed(formatLTA, "EXPIRED_AFTER_POE"))
@@ -231,7 +231,7 @@ func TestValidateFixtureGrid(t *testing.T) {
 	// data is from after it, so the signature itself says "revoked".
 	revoked := cades.Options{SigningTime: signedBeforeRevocation}
 	revokedLT := cades.Options{SigningTime: signedBeforeRevocation, RevocationDataTime: revokedDataTime}
-	at(cades.RevokedSigner, cades.B, revoked, failed(cades.Indeterminate, cades.RevokedNoPOE, formatB))
+	at(cades.RevokedSigner, cades.B, revoked, failed(verdict.Indeterminate, verdict.SubRevokedNoPOE, formatB))
 	at(cades.RevokedSigner, cades.T, revoked, passed(formatT, "REVOKED_AFTER_POE"))
 	at(cades.RevokedSigner, cades.LT, revokedLT, passed(formatLT, "REVOKED_AFTER_POE"))
 	at(cades.RevokedSigner, cades.LTA, revokedLT, passed(formatLTA, "REVOKED_AFTER_POE"))
@@ -305,7 +305,7 @@ func TestValidateFixtureGrid(t *testing.T) {
 			for _, w := range r.want.warnings {
 				is.True(slices.Contains(codes(got.Warnings), w)) // expected warning present
 			}
-			is.Equal(sum.Valid, got.Indication == cades.TotalPassed) // valid is every signature TOTAL_PASSED
+			is.Equal(sum.Valid, got.Indication == verdict.TotalPassed) // valid is every signature TOTAL_PASSED
 		})
 	}
 }
@@ -331,8 +331,8 @@ func TestValidateExtraAnchorIsPrivate(t *testing.T) {
 	}{
 		// signatureFormat is the structure's level, whatever the trust
 		// (0018 "Level").
-		{"no anchor", false, unanchored(cades.Indeterminate, cades.NoCertificateChainFound, formatLT)},
-		{"fixture root as extra anchor", true, outcome{indication: cades.TotalPassed, format: formatLT, framework: "UNKNOWN"}},
+		{"no anchor", false, unanchored(verdict.Indeterminate, verdict.SubNoCertificateChainFound, formatLT)},
+		{"fixture root as extra anchor", true, outcome{indication: verdict.TotalPassed, format: formatLT, framework: "UNKNOWN"}},
 	}
 	for _, tt := range tests {
 		o := validation.ValidateOptions{At: s.at}
@@ -419,11 +419,12 @@ func TestValidateDeterministic(t *testing.T) {
 	is.Equal(string(outs[0]), string(outs[1]))
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return *s
+	return *p
 }
 
 func codes(ms []verdict.Message) []string {
@@ -469,11 +470,7 @@ func TestValidateTwoSigners(t *testing.T) {
 			is.Equal(sum.SignatureCount, 2)
 			var got []string
 			for _, r := range sum.Signatures {
-				sub := ""
-				if r.SubIndication != nil {
-					sub = *r.SubIndication
-				}
-				got = append(got, r.Indication+"/"+sub)
+				got = append(got, r.Indication.String()+"/"+deref(r.SubIndication).String())
 			}
 			// cmswrite.Sign orders SignerInfos as DER sorts them: compare as sets.
 			slices.Sort(got)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/trust"
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 func TestBuild(t *testing.T) {
@@ -115,7 +116,7 @@ func TestBuild(t *testing.T) {
 			is.Equal(len(nc.Closest.Partial), tt.partial)
 			is.Equal(nc.Closest.Issuer, tt.issuer)
 			is.Equal(nc.Reason(), certpath.ReasonNoChain)
-			is.Equal(nc.SubIndication(), "NO_CERTIFICATE_CHAIN_FOUND")
+			is.Equal(nc.SubIndication(), verdict.SubNoCertificateChainFound)
 			t.Log(err)
 		})
 	}

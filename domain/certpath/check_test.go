@@ -11,6 +11,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/domain/certpath"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
@@ -122,20 +123,20 @@ func TestCheck(t *testing.T) {
 func TestReasonSubIndications(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	is.Equal(map[certpath.Reason]string{
+	is.Equal(map[certpath.Reason]verdict.SubIndication{
 		certpath.ReasonNoChain:          certpath.ReasonNoChain.SubIndication(),
 		certpath.ReasonExpired:          certpath.ReasonExpired.SubIndication(),
 		certpath.ReasonNotYetValid:      certpath.ReasonNotYetValid.SubIndication(),
 		certpath.ReasonChainConstraints: certpath.ReasonChainConstraints.SubIndication(),
 		certpath.ReasonGeneralFailure:   certpath.ReasonGeneralFailure.SubIndication(),
-	}, map[certpath.Reason]string{
+	}, map[certpath.Reason]verdict.SubIndication{
 		certpath.ReasonNoChain:          "NO_CERTIFICATE_CHAIN_FOUND",
 		certpath.ReasonExpired:          "EXPIRED",
 		certpath.ReasonNotYetValid:      "NOT_YET_VALID",
 		certpath.ReasonChainConstraints: "CHAIN_CONSTRAINTS_FAILURE",
 		certpath.ReasonGeneralFailure:   "CERTIFICATE_CHAIN_GENERAL_FAILURE",
 	})
-	is.Equal(certpath.Reason(0).SubIndication(), "")
+	is.Equal(certpath.Reason(0).SubIndication(), verdict.SubIndication(""))
 	for k := certpath.CheckExpired; k <= certpath.CheckEmptyPath; k++ {
 		is.True(k.Reason() != 0)
 		is.True(k.String() != "")

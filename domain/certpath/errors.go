@@ -4,6 +4,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // Reason is why a certificate path could not be found or failed a check.
@@ -22,24 +24,24 @@ const (
 
 // SubIndication returns the EN 319 102-1 sub-indication of r, "" for the
 // zero value.
-func (r Reason) SubIndication() string {
+func (r Reason) SubIndication() verdict.SubIndication {
 	switch r {
 	case ReasonNoChain:
-		return "NO_CERTIFICATE_CHAIN_FOUND"
+		return verdict.SubNoCertificateChainFound
 	case ReasonExpired:
-		return "EXPIRED"
+		return verdict.SubExpired
 	case ReasonNotYetValid:
-		return "NOT_YET_VALID"
+		return verdict.SubNotYetValid
 	case ReasonChainConstraints:
-		return "CHAIN_CONSTRAINTS_FAILURE"
+		return verdict.SubChainConstraintsFailure
 	case ReasonGeneralFailure:
-		return "CERTIFICATE_CHAIN_GENERAL_FAILURE"
+		return verdict.SubCertificateChainGeneralFailure
 	}
 	return ""
 }
 
 // String returns the sub-indication.
-func (r Reason) String() string { return r.SubIndication() }
+func (r Reason) String() string { return string(r.SubIndication()) }
 
 // CheckKind names the X.509 check a [PathError] reports. Several kinds
 // share one [Reason]; the kind is for reports and tests.
@@ -116,7 +118,7 @@ func (e *PathError) Error() string {
 }
 
 // SubIndication returns e.Reason's sub-indication.
-func (e *PathError) SubIndication() string { return e.Reason.SubIndication() }
+func (e *PathError) SubIndication() verdict.SubIndication { return e.Reason.SubIndication() }
 
 // MissKind says how the closest attempt to build a path failed.
 type MissKind uint8
@@ -207,7 +209,7 @@ func (e *NoChainError) Unwrap() error { return e.Closest.Err }
 func (e *NoChainError) Reason() Reason { return ReasonNoChain }
 
 // SubIndication returns NO_CERTIFICATE_CHAIN_FOUND.
-func (e *NoChainError) SubIndication() string { return ReasonNoChain.SubIndication() }
+func (e *NoChainError) SubIndication() verdict.SubIndication { return ReasonNoChain.SubIndication() }
 
 // ErrInvalidOptions is wrapped by the errors of [Options.Validate] and
 // [Build] when the options cannot be used.

@@ -132,15 +132,15 @@ func (v *validation) pathUses(p certpath.Path) []judgedUse {
 
 // acceptableAt reports the strictest of uses at t: "" when all are
 // acceptable then, else the sub-indication and a message.
-func acceptableAt(uses []judgedUse, t time.Time) (sub, message string) {
+func acceptableAt(uses []judgedUse, t time.Time) (sub verdict.SubIndication, message string) {
 	u, ok := strictest(uses)
 	if !ok || u.limit.AcceptableAt(t) {
 		return "", ""
 	}
 	if u.limit.Never {
-		return SubCryptoConstraintsFailure, fmt.Sprintf("%s uses %s, which is not acceptable: %s", u.what, u.use, u.limit.Reason)
+		return verdict.SubCryptoConstraintsFailure, fmt.Sprintf("%s uses %s, which is not acceptable: %s", u.what, u.use, u.limit.Reason)
 	}
-	return SubCryptoConstraintsFailureNP, fmt.Sprintf("%s uses %s, acceptable only before %s (%s), and no proof of existence precedes that date",
+	return verdict.SubCryptoConstraintsFailureNoPOE, fmt.Sprintf("%s uses %s, acceptable only before %s (%s), and no proof of existence precedes that date",
 		u.what, u.use, stamp(u.limit.Until), u.limit.Source)
 }
 
@@ -169,9 +169,9 @@ func (v *validation) cryptoAcceptance(signer *x509.Certificate) {
 		v.check(name, OK, "", "%s", describeUses(uses))
 		return
 	}
-	m := verdict.Message{Code: sub, Message: msg}
+	m := verdict.Message{Code: string(sub), Message: msg}
 	b := v.block()
-	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: sub, Message: msg})
+	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: msg})
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(verdict.Indeterminate), sub
 	b.Conclusion.Errors = append(b.Conclusion.Errors, m)
 }
@@ -195,7 +195,7 @@ func (v *validation) cryptoWithTime(p certpath.Path, o outcome, st *Stage) outco
 	} {
 		sub, msg := acceptableAt(part.uses, bst)
 		if sub != "" {
-			st.Checks = append(st.Checks, Check{Name: part.name, Status: NotOK, Code: sub, Message: msg})
+			st.Checks = append(st.Checks, Check{Name: part.name, Status: NotOK, Code: string(sub), Message: msg})
 			return outcome{indication: verdict.Indeterminate, sub: sub, message: msg}
 		}
 		st.Checks = append(st.Checks, Check{Name: part.name, Status: OK, Message: describeUses(part.uses) + "; the best-signature-time is " + stamp(bst)})

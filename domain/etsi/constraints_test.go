@@ -40,7 +40,8 @@ func TestCryptographicConstraints(t *testing.T) {
 		name      string
 		build     func(t *testing.T, p *pki.PKI) ades.Signature
 		catalogue *algorithm.Catalogue
-		ind, sub  string
+		ind       verdict.Indication
+		sub       verdict.SubIndication
 		warnings  []string
 		// factsSigned, when set, is the algorithm of every revocation
 		// datum's signature.
@@ -51,13 +52,13 @@ func TestCryptographicConstraints(t *testing.T) {
 			sig := signature(p.SignerRSA)
 			sha1(&sig)
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"SHA-1 signature, a time-stamp after the date", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sha1(&sig)
 			withTimestamp(&sig, p)
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"SHA-1 signature, a time-stamp before the date", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.ClaimedSigningTime = poe.Add(-time.Hour)
@@ -69,50 +70,50 @@ func TestCryptographicConstraints(t *testing.T) {
 			sig := signature(p.SignerRSA)
 			sha1(&sig)
 			return sig
-		}, &moved, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, &moved, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"SHA-1 as the digest of the signed data only", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.DataObjects[0].DigestAlgorithm = "SHA-1"
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"SHA-1 in the signature value's algorithm only (the signed attributes' digest)", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.Value.Algorithm = "RSA-SHA1"
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"MD5 digest of the signed data", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.DataObjects[0].DigestAlgorithm = "MD5"
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"a 1024-bit RSA signer", func(t *testing.T, p *pki.PKI) ades.Signature { return signature(p.SignerRSA1024) }, nil,
-			verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+			verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"an unknown digest", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.DataObjects[0].DigestAlgorithm = "WHIRLPOOL"
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailure, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailure, nil, 0},
 		{"Ed448 with SHA-256, which RFC 8419 forbids", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.Value = ades.Check{Algorithm: "Ed448", Reason: "CADES_UNSUPPORTED_ALGORITHM"}
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailure, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailure, nil, 0},
 		{"a signing certificate signed with SHA-1", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.SignerRSA)
 			sig.SigningCertificate = reissued(t, p, x509.SHA1WithRSA)
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubCryptoConstraintsFailureNP, nil, 0},
+		}, nil, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, nil, 0},
 		{"a SHA-1 time-stamp gives no proof of existence", func(t *testing.T, p *pki.PKI) ades.Signature {
 			sig := signature(p.Revoked)
 			sig.ClaimedSigningTime = poe.Add(-time.Hour)
 			withTimestamp(&sig, p)
 			sig.Timestamps[0].Imprint.Algorithm = "SHA1"
 			return sig
-		}, nil, verdict.Indeterminate, etsi.SubRevokedNoPOE, []string{etsi.CodeTimestampInvalid}, 0},
+		}, nil, verdict.Indeterminate, verdict.SubRevokedNoPOE, []string{etsi.CodeTimestampInvalid}, 0},
 		{"revocation data signed with SHA-256", func(t *testing.T, p *pki.PKI) ades.Signature { return signature(p.SignerRSA) }, nil,
 			verdict.TotalPassed, "", nil, x509.SHA256WithRSA},
 		{"revocation data signed with SHA-1 is not relied on", func(t *testing.T, p *pki.PKI) ades.Signature { return signature(p.SignerRSA) }, nil,
-			verdict.Indeterminate, etsi.SubTryLater, nil, x509.SHA1WithRSA},
+			verdict.Indeterminate, verdict.SubTryLater, nil, x509.SHA1WithRSA},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,19 +20,19 @@ func TestFormatFailureIsTheReaders(t *testing.T) {
 	tests := []struct {
 		name       string
 		problems   []ades.Problem
-		indication string
-		sub        string
+		indication verdict.Indication
+		sub        verdict.SubIndication
 		warnings   []string
 	}{
 		{"a format failure of a reader the process never heard of",
 			[]ades.Problem{{Code: "SOME_READER_ENTRY_REMOVED", Message: "an entry was removed", FormatFailure: true}},
-			verdict.TotalFailed, etsi.SubFormatFailure, nil},
+			verdict.TotalFailed, verdict.SubFormatFailure, nil},
 		{"a PAdES code the reader does not call a failure is a warning",
 			[]ades.Problem{{Code: "PDF_PAGES_CHANGED", Message: "pages changed"}},
 			verdict.TotalPassed, "", []string{"PDF_PAGES_CHANGED"}},
 		{"the first failure decides, and no finding is a warning then",
 			[]ades.Problem{{Code: "A_WARNING", Message: "a"}, {Code: "FIRST", Message: "first", FormatFailure: true}, {Code: "SECOND", Message: "second", FormatFailure: true}},
-			verdict.TotalFailed, etsi.SubFormatFailure, nil},
+			verdict.TotalFailed, verdict.SubFormatFailure, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

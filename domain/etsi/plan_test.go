@@ -11,6 +11,7 @@ import (
 
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/etsi"
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // TestPlanBuildsPathsOnce: a validation handed its plan checks no
@@ -41,7 +42,7 @@ func TestPlanBuildsPathsOnce(t *testing.T) {
 	before := checks
 	withPlan := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
 	is.Equal(checks, before) // no path built again
-	is.Equal(withPlan.Indication, "TOTAL_PASSED")
+	is.Equal(withPlan.Indication, verdict.TotalPassed)
 
 	in.Plan = nil
 	without := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})

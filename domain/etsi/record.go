@@ -11,14 +11,6 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
-// Indications of a building block (EN 319 102-1, 5.2 and 5.4). The
-// validation processes (5.3, 5.5, 5.6) conclude with the verdict
-// indications TOTAL_PASSED, TOTAL_FAILED and INDETERMINATE.
-const (
-	Passed = "PASSED"
-	Failed = "FAILED"
-)
-
 // BlockName names a building block of EN 319 102-1, clause 5.2.
 type BlockName uint8
 
@@ -79,7 +71,7 @@ type Check struct {
 	Name   string
 	Status Status
 	// Code is the message code a NOT_OK or WARNING check stands for (a
-	// sub-indication or a warning code); "" otherwise.
+	// sub-indication's name or a warning code); "" otherwise.
 	Code string
 	// Message says what was found, in English.
 	Message string
@@ -88,12 +80,13 @@ type Check struct {
 // A Conclusion is what a building block or a validation process
 // concluded.
 type Conclusion struct {
-	// Indication is PASSED, FAILED or INDETERMINATE for a building block,
-	// TOTAL_PASSED, TOTAL_FAILED or INDETERMINATE for a process.
-	Indication string
+	// Indication is PASSED, FAILED or INDETERMINATE for a building block
+	// or a time-stamp, TOTAL_PASSED, TOTAL_FAILED or INDETERMINATE for a
+	// process.
+	Indication verdict.Indication
 	// SubIndication is "" when passed, and may be "" for a time-stamp the
 	// standard has no sub-indication for.
-	SubIndication    string
+	SubIndication    verdict.SubIndication
 	Errors, Warnings []verdict.Message
 }
 
@@ -134,12 +127,12 @@ type TimestampValidation struct {
 }
 
 // blockIndication is the building-block spelling of a process indication.
-func blockIndication(indication string) string {
+func blockIndication(indication verdict.Indication) verdict.Indication {
 	switch indication {
 	case verdict.TotalPassed:
-		return Passed
+		return verdict.Passed
 	case verdict.TotalFailed:
-		return Failed
+		return verdict.Failed
 	}
 	return indication
 }

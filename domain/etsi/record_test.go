@@ -18,18 +18,18 @@ import (
 // blockOutcome is a block's name and conclusion, "FC PASSED",
 // "CV FAILED/HASH_FAILURE".
 func blockOutcome(b etsi.Block) string {
-	s := b.Name.String() + " " + b.Conclusion.Indication
+	s := b.Name.String() + " " + b.Conclusion.Indication.String()
 	if b.Conclusion.SubIndication != "" {
-		s += "/" + b.Conclusion.SubIndication
+		s += "/" + b.Conclusion.SubIndication.String()
 	}
 	return s
 }
 
 func conclusionOf(c etsi.Conclusion) string {
 	if c.SubIndication == "" {
-		return c.Indication
+		return c.Indication.String()
 	}
-	return c.Indication + "/" + c.SubIndication
+	return c.Indication.String() + "/" + c.SubIndication.String()
 }
 
 // TestRecordedProcess: the building blocks, the basic and long-term
@@ -54,8 +54,8 @@ func TestRecordedProcess(t *testing.T) {
 				return withGoodFacts(signature(p.SignerRSA), inputs(p))
 			},
 			blocks:   []string{"FC PASSED", "ISC PASSED", "CV PASSED", "SAV PASSED", "XCV PASSED"},
-			basic:    verdict.TotalPassed,
-			longTerm: verdict.TotalPassed,
+			basic:    "TOTAL_PASSED",
+			longTerm: "TOTAL_PASSED",
 		},
 		{
 			name: "5.2.7 CV concludes HASH_FAILURE: SAV and XCV do not run",
@@ -112,8 +112,8 @@ func TestRecordedProcess(t *testing.T) {
 			},
 			blocks:   []string{"FC PASSED", "ISC PASSED", "CV PASSED", "SAV PASSED", "XCV INDETERMINATE/REVOKED_NO_POE"},
 			basic:    "INDETERMINATE/REVOKED_NO_POE",
-			longTerm: verdict.TotalPassed,
-			stamps:   []string{etsi.Passed},
+			longTerm: "TOTAL_PASSED",
+			stamps:   []string{"PASSED"},
 		},
 		{
 			name: "5.5.4: expired signer, the only time-stamp after notAfter: stays OUT_OF_BOUNDS_NO_POE",
@@ -126,7 +126,7 @@ func TestRecordedProcess(t *testing.T) {
 			blocks:   []string{"FC PASSED", "ISC PASSED", "CV PASSED", "SAV PASSED", "XCV INDETERMINATE/OUT_OF_BOUNDS_NO_POE"},
 			basic:    "INDETERMINATE/OUT_OF_BOUNDS_NO_POE",
 			longTerm: "INDETERMINATE/OUT_OF_BOUNDS_NO_POE",
-			stamps:   []string{etsi.Passed},
+			stamps:   []string{"PASSED"},
 		},
 		{
 			name: "5.4: a time-stamp whose imprint does not match is FAILED/HASH_FAILURE and gives no POE",
@@ -140,8 +140,8 @@ func TestRecordedProcess(t *testing.T) {
 				return withGoodFacts(sig, inputs(p))
 			},
 			blocks:   []string{"FC PASSED", "ISC PASSED", "CV PASSED", "SAV PASSED", "XCV PASSED"},
-			basic:    verdict.TotalPassed,
-			longTerm: verdict.TotalPassed,
+			basic:    "TOTAL_PASSED",
+			longTerm: "TOTAL_PASSED",
 			stamps:   []string{"FAILED/HASH_FAILURE", "INDETERMINATE/NO_SIGNING_CERTIFICATE_FOUND"},
 		},
 	}
@@ -179,12 +179,12 @@ func TestRecordedProcess(t *testing.T) {
 			for _, b := range r.Blocks {
 				is.True(len(b.Checks) > 0) // every block that ran records a check
 				failed := slices.ContainsFunc(b.Checks, func(c etsi.Check) bool { return c.Status == etsi.NotOK })
-				if b.Conclusion.Indication == etsi.Passed {
+				if b.Conclusion.Indication == verdict.Passed {
 					is.True(!failed || b.Name == etsi.XCV) // XCV may record a failing check a POE cures later
 					continue
 				}
 				is.True(slices.ContainsFunc(b.Checks, func(c etsi.Check) bool {
-					return c.Status == etsi.NotOK && c.Code == b.Conclusion.SubIndication
+					return c.Status == etsi.NotOK && c.Code == b.Conclusion.SubIndication.String()
 				}))
 			}
 
@@ -192,7 +192,7 @@ func TestRecordedProcess(t *testing.T) {
 			for i, tv := range r.TimestampValidations {
 				is.Equal(tv.Index, i)
 				stamps = append(stamps, conclusionOf(tv.Conclusion))
-				is.Equal(tv.Valid, tv.Conclusion.Indication == etsi.Passed)
+				is.Equal(tv.Valid, tv.Conclusion.Indication == verdict.Passed)
 				is.Equal(tv.Valid, tv.Path != nil)
 			}
 			is.Equal(stamps, tt.stamps)
@@ -239,7 +239,7 @@ func TestRecordedWarnings(t *testing.T) {
 	}
 	is.True(r.TimestampValidations[0].Best)
 	is.True(!r.TimestampValidations[1].Best)
-	is.Equal(r.TimestampValidations[1].Conclusion.SubIndication, etsi.SubSigCryptoFailure)
+	is.Equal(r.TimestampValidations[1].Conclusion.SubIndication, verdict.SubSigCryptoFailure)
 }
 
 // TestRecordedRevocation: the facts the process relied on are those of

@@ -52,8 +52,8 @@ func TestReport(t *testing.T) {
 		},
 		{
 			name: "spec 2 rule 2: no path gives UNKNOWN, never EU_EIDAS",
-			result: etsi.Result{Indication: verdict.Indeterminate, SubIndication: etsi.SubNoCertificateChainFound,
-				Errors: []verdict.Message{{Code: etsi.SubNoCertificateChainFound, Message: "no chain"}}},
+			result: etsi.Result{Indication: verdict.Indeterminate, SubIndication: verdict.SubNoCertificateChainFound,
+				Errors: []verdict.Message{{Code: string(verdict.SubNoCertificateChainFound), Message: "no chain"}}},
 			framework: verdict.FrameworkUnknown, format: "CAdES_NOT_ETSI", level: ades.NotBaseline,
 		},
 	}

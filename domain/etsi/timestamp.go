@@ -123,12 +123,12 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 		st.Checks = append(st.Checks, Check{Name: check, Status: s, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
 	// invalidate concludes; fail records the failed check and concludes.
-	invalidate := func(indication, sub, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+	invalidate := func(indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
 		m := &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
 		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{*m}}
 		return false, nil, m, nil
 	}
-	fail := func(check, indication, sub, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+	fail := func(check string, indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
 		ok, p, m, facts := invalidate(indication, sub, code, format, args...)
 		st.Checks = append(st.Checks, Check{Name: check, Status: NotOK, Code: code, Message: m.Message})
 		return ok, p, m, facts
@@ -139,11 +139,11 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	}
 	switch {
 	case !ts.Imprint.Done || !ts.Imprint.Valid:
-		ind, sub := unchecked(ts.Imprint, SubHashFailure)
+		ind, sub := unchecked(ts.Imprint, verdict.SubHashFailure)
 		return fail(tsImprint, ind, sub, invalid, "the message imprint does not match the time-stamped data (%s); it is ignored", orUnknown(ts.Imprint.Reason))
 	case !ts.Value.Done || !ts.Value.Valid:
 		add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
-		ind, sub := unchecked(ts.Value, SubSigCryptoFailure)
+		ind, sub := unchecked(ts.Value, verdict.SubSigCryptoFailure)
 		return fail(tsValue, ind, sub, invalid, "the token's signature does not verify (%s); it is ignored", orUnknown(ts.Value.Reason))
 	}
 	add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
@@ -160,26 +160,27 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 		return fail(tsGenTime, verdict.Indeterminate, "", CodeTimestampAfterValidationTime, "generated after the validation time; it gives no proof of existence")
 	case ts.TSACertificate == nil:
 		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
-		return fail(tsTSA, verdict.Indeterminate, SubNoSigningCertificateFound, CodeTimestampNotTrusted, "the TSA certificate was not found; it gives no proof of existence")
+		return fail(tsTSA, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, CodeTimestampNotTrusted, "the TSA certificate was not found; it gives no proof of existence")
 	case !slices.Contains(ts.TSACertificate.ExtKeyUsage, x509.ExtKeyUsageTimeStamping):
 		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
 		add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
-		return fail(tsEKU, verdict.Indeterminate, SubChainConstraintsFailure, CodeTimestampTSACertificateBad, "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
+		return fail(tsEKU, verdict.Indeterminate, verdict.SubChainConstraintsFailure, CodeTimestampTSACertificateBad, "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
 	}
 	add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
 	add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
 	add(tsEKU, OK, "", "id-kp-timeStamping present")
 	paths, err := v.plan.timestamps[i].paths, v.plan.timestamps[i].err
 	if err != nil {
-		return fail(tsChain, verdict.Indeterminate, SubNoCertificateChainFound, CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
+		return fail(tsChain, verdict.Indeterminate, verdict.SubNoCertificateChainFound, CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
 	}
 	add(tsChain, OK, "", "%d candidate path(s)", len(paths))
 	// Each path tried is recorded; the last one's failure concludes.
-	var last, lastSub string
+	var last string
+	var lastSub verdict.SubIndication
 	lastCode := CodeTimestampTSACertificateBad
 	for _, p := range paths {
 		if err := certpath.Check(p, control, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
-			last, lastCode, lastSub = err.Error(), CodeTimestampTSACertificateBad, SubCertificateChainGeneral
+			last, lastCode, lastSub = err.Error(), CodeTimestampTSACertificateBad, verdict.SubCertificateChainGeneralFailure
 			var pe *certpath.PathError
 			if errors.As(err, &pe) {
 				lastSub = pe.SubIndication()
@@ -199,14 +200,14 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 				add(tsRevoked, Information, "", "certificate %s carries id-pkix-ocsp-nocheck: its revocation is not checked", subject(l.Cert))
 			case ls.revoked && !ls.revokedAt.After(control):
 				last, lastCode = fmt.Sprintf("TSA path certificate %s revoked at %s", subject(l.Cert), stamp(ls.revokedAt)), CodeTimestampTSARevoked
-				lastSub = SubRevokedNoPOE
+				lastSub = verdict.SubRevokedNoPOE
 				if j > 0 {
-					lastSub = SubRevokedCANoPOE
+					lastSub = verdict.SubRevokedCANoPOE
 				}
 				add(tsRevoked, NotOK, lastCode, "%s", last)
 				good = false
 			case !ls.notRevokedAt(control):
-				last, lastCode, lastSub = fmt.Sprintf("no usable revocation data for TSA path certificate %s", subject(l.Cert)), CodeTimestampRevocationUnknown, SubTryLater
+				last, lastCode, lastSub = fmt.Sprintf("no usable revocation data for TSA path certificate %s", subject(l.Cert)), CodeTimestampRevocationUnknown, verdict.SubTryLater
 				add(tsRevoked, NotOK, lastCode, "%s", last)
 				good = false
 			default:
@@ -217,7 +218,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 			}
 		}
 		if good {
-			st.Conclusion = Conclusion{Indication: Passed}
+			st.Conclusion = Conclusion{Indication: verdict.Passed}
 			return true, &p, nil, used(status)
 		}
 	}
@@ -227,14 +228,14 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 // unchecked is the conclusion of a check of a time-stamp that did not
 // pass: FAILED with sub when it was made, else INDETERMINATE as CV
 // concludes on a signature value it could not check (0018).
-func unchecked(c ades.Check, sub string) (string, string) {
+func unchecked(c ades.Check, sub verdict.SubIndication) (verdict.Indication, verdict.SubIndication) {
 	switch {
 	case c.Done:
-		return Failed, sub
+		return verdict.Failed, sub
 	case algorithmReason(c.Reason):
-		return verdict.Indeterminate, SubCryptoConstraintsFailureNP
+		return verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE
 	}
-	return verdict.Indeterminate, SubFormatFailure
+	return verdict.Indeterminate, verdict.SubFormatFailure
 }
 
 // level checks that the evidence supports the level the reader found in

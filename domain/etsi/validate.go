@@ -18,10 +18,10 @@ import (
 type Result struct {
 	// Indication is verdict.TotalPassed, verdict.Indeterminate or
 	// verdict.TotalFailed.
-	Indication string
-	// SubIndication is "" when TOTAL_PASSED, else an EN 319 102-1 name
-	// (the Sub constants).
-	SubIndication string
+	Indication verdict.Indication
+	// SubIndication is "" when TOTAL_PASSED, else the EN 319 102-1
+	// sub-indication.
+	SubIndication verdict.SubIndication
 	// Path is the chosen certificate path of the signing certificate, nil
 	// when none was built. When CV concluded it is the first path built,
 	// not judged: it only tells where the signer chains to.
@@ -93,11 +93,11 @@ type TimestampResult struct {
 func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 	r := Result{EvidenceLevel: sig.Level, Errors: []verdict.Message{}, Warnings: []verdict.Message{}}
 	if err := p.Validate(); err != nil {
-		r.Indication, r.SubIndication = verdict.Indeterminate, SubPolicyProcessingError
+		r.Indication, r.SubIndication = verdict.Indeterminate, verdict.SubPolicyProcessingError
 		m := verdict.Message{Code: CodePolicyInvalid, Message: err.Error()}
 		r.Errors = append(r.Errors, m)
 		r.Basic = Stage{
-			Checks:     []Check{{Name: "Is the validation policy usable?", Status: NotOK, Code: SubPolicyProcessingError, Message: m.Message}},
+			Checks:     []Check{{Name: "Is the validation policy usable?", Status: NotOK, Code: string(verdict.SubPolicyProcessingError), Message: m.Message}},
 			Conclusion: Conclusion{Indication: r.Indication, SubIndication: r.SubIndication, Errors: []verdict.Message{m}},
 		}
 		return r
@@ -134,7 +134,7 @@ type validation struct {
 // begin starts recording building block name: the checks and warnings
 // that follow are its own.
 func (v *validation) begin(name BlockName) {
-	v.r.Blocks = append(v.r.Blocks, Block{Name: name, Stage: Stage{Conclusion: Conclusion{Indication: Passed}}})
+	v.r.Blocks = append(v.r.Blocks, Block{Name: name, Stage: Stage{Conclusion: Conclusion{Indication: verdict.Passed}}})
 }
 
 // block is the building block running.
@@ -158,15 +158,15 @@ func (v *validation) warn(name, code, format string, args ...any) {
 
 // conclude decides the result: the running block concluded with a
 // failed check name (or, for TOTAL_PASSED, passed).
-func (v *validation) conclude(name, indication, sub, format string, args ...any) {
+func (v *validation) conclude(name string, indication verdict.Indication, sub verdict.SubIndication, format string, args ...any) {
 	v.r.Indication, v.r.SubIndication = indication, sub
 	if indication == verdict.TotalPassed {
 		return
 	}
-	m := verdict.Message{Code: sub, Message: fmt.Sprintf(format, args...)}
+	m := verdict.Message{Code: string(sub), Message: fmt.Sprintf(format, args...)}
 	v.r.Errors = append(v.r.Errors, m)
 	b := v.block()
-	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: sub, Message: m.Message})
+	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: m.Message})
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(indication), sub
 	b.Conclusion.Errors = append(b.Conclusion.Errors, m)
 }
@@ -189,7 +189,7 @@ func (v *validation) run() {
 	const formatSound = "Is the signature's format sound?"
 	for _, pr := range sig.Problems {
 		if pr.FormatFailure {
-			v.conclude(formatSound, verdict.TotalFailed, SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
+			v.conclude(formatSound, verdict.TotalFailed, verdict.SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
 			if sig.SigningCertificate != nil {
 				v.locate(sig.SigningCertificate)
 			}
@@ -210,7 +210,7 @@ func (v *validation) run() {
 	const identified = "Is the signing certificate identified?"
 	signer := sig.SigningCertificate
 	if signer == nil {
-		v.conclude(identified, verdict.Indeterminate, SubNoSigningCertificateFound, "the signing certificate was not found")
+		v.conclude(identified, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, "the signing certificate was not found")
 		return
 	}
 	v.check(identified, OK, "", "certificate %s", subject(signer))
@@ -224,7 +224,7 @@ func (v *validation) run() {
 		v.warn(refPresent, CodeSigningCertificateRefMissing, "the signature carries no signed signing-certificate reference")
 	case !ref.DigestMatched:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
-		v.conclude(refDigest, verdict.Indeterminate, SubNoSigningCertificateFound, "the signed signing-certificate reference does not match the signing certificate's digest")
+		v.conclude(refDigest, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, "the signed signing-certificate reference does not match the signing certificate's digest")
 		return
 	case ref.IssuerSerialPresent && !ref.IssuerSerialMatched:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
@@ -265,11 +265,11 @@ func (v *validation) basicStage() {
 	for _, b := range v.r.Blocks {
 		c := b.Conclusion
 		name := fmt.Sprintf("Did the %s building block pass?", b.Name)
-		if c.Indication == Passed {
-			st.Checks = append(st.Checks, Check{Name: name, Status: OK, Message: Passed})
+		if c.Indication == verdict.Passed {
+			st.Checks = append(st.Checks, Check{Name: name, Status: OK, Message: string(verdict.Passed)})
 			continue
 		}
-		st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: c.SubIndication, Message: c.Indication + "/" + c.SubIndication})
+		st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: string(c.SubIndication), Message: string(c.Indication) + "/" + string(c.SubIndication)})
 		if !decided {
 			decided = true
 			st.Conclusion = Conclusion{Indication: processIndication(c.Indication), SubIndication: c.SubIndication, Errors: c.Errors}
@@ -279,11 +279,11 @@ func (v *validation) basicStage() {
 }
 
 // processIndication is the process spelling of a block indication.
-func processIndication(indication string) string {
+func processIndication(indication verdict.Indication) verdict.Indication {
 	switch indication {
-	case Passed:
+	case verdict.Passed:
 		return verdict.TotalPassed
-	case Failed:
+	case verdict.Failed:
 		return verdict.TotalFailed
 	}
 	return indication
@@ -299,23 +299,23 @@ func (v *validation) cryptographic() bool {
 	)
 	for _, d := range sig.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
-			v.conclude(intact, verdict.TotalFailed, SubHashFailure, "the digest of signed data object %q does not match", d.Name)
+			v.conclude(intact, verdict.TotalFailed, verdict.SubHashFailure, "the digest of signed data object %q does not match", d.Name)
 			return false
 		}
 	}
 	if len(sig.DataObjects) == 0 {
-		v.conclude(found, verdict.Indeterminate, SubSignedDataNotFound, "the signed data was not found")
+		v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, "the signed data was not found")
 		return false
 	}
 	for _, d := range sig.DataObjects {
 		if !d.Found {
-			v.conclude(found, verdict.Indeterminate, SubSignedDataNotFound, "signed data object %q was not found", d.Name)
+			v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, "signed data object %q was not found", d.Name)
 			return false
 		}
 	}
 	for _, d := range sig.DataObjects {
 		if d.Unchecked != "" {
-			v.conclude(intact, verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
+			v.conclude(intact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
 			return false
 		}
 	}
@@ -334,17 +334,17 @@ func (v *validation) cryptographic() bool {
 		}
 		if u, ok := valueUse(val, sig.SigningCertificate, digest); ok {
 			if l := v.cat.Judge(u); l.Never {
-				v.conclude(value, verdict.Indeterminate, SubCryptoConstraintsFailure, "the signature value uses %s, which is not acceptable: %s", u, l.Reason)
+				v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailure, "the signature value uses %s, which is not acceptable: %s", u, l.Reason)
 				return false
 			}
 		}
-		v.conclude(value, verdict.Indeterminate, SubCryptoConstraintsFailureNP, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
+		v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
 		return false
 	case !val.Done:
-		v.conclude(value, verdict.Indeterminate, SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
+		v.conclude(value, verdict.Indeterminate, verdict.SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
 		return false
 	case !val.Valid:
-		v.conclude(value, verdict.TotalFailed, SubSigCryptoFailure, "the signature does not verify with the signing certificate's key (%s)", orUnknown(val.Reason))
+		v.conclude(value, verdict.TotalFailed, verdict.SubSigCryptoFailure, "the signature does not verify with the signing certificate's key (%s)", orUnknown(val.Reason))
 		return false
 	}
 	v.check(value, OK, "", "%s signature value verified", orUnknown(sig.Value.Algorithm))
@@ -478,15 +478,15 @@ func used(status []linkStatus) []revocation.Fact {
 
 // describe says what the facts of a link say at the validation time, for
 // the check that records it.
-func (st linkStatus) describe(c *x509.Certificate, vt time.Time) (Status, string, string) {
+func (st linkStatus) describe(c *x509.Certificate, vt time.Time) (Status, verdict.SubIndication, string) {
 	who := "certificate " + subject(c)
 	switch {
 	case st.noCheck:
 		return Information, "", who + " carries id-pkix-ocsp-nocheck: its revocation is not checked"
 	case st.revoked:
-		sub := SubRevokedNoPOE
+		sub := verdict.SubRevokedNoPOE
 		if st.index > 0 {
-			sub = SubRevokedCANoPOE
+			sub = verdict.SubRevokedCANoPOE
 		}
 		return NotOK, sub, fmt.Sprintf("%s was revoked at %s", who, stamp(st.revokedAt))
 	case st.fresh:
@@ -499,9 +499,9 @@ func (st linkStatus) describe(c *x509.Certificate, vt time.Time) (Status, string
 			}
 		}
 	case !st.goodAt.IsZero():
-		return NotOK, SubTryLater, fmt.Sprintf("%s: the latest GOOD data, of %s, is not fresh at the validation time", who, stamp(st.goodAt))
+		return NotOK, verdict.SubTryLater, fmt.Sprintf("%s: the latest GOOD data, of %s, is not fresh at the validation time", who, stamp(st.goodAt))
 	}
-	return NotOK, SubTryLater, who + ": no usable revocation data"
+	return NotOK, verdict.SubTryLater, who + ": no usable revocation data"
 }
 
 // factName names a fact for a message: "OCSP response of 2026-01-01T…
@@ -530,8 +530,10 @@ func usable(f revocation.Fact, l certpath.Link, vt time.Time) bool {
 
 // outcome is a conclusion on one candidate path.
 type outcome struct {
-	indication, sub, message string
-	warnings                 []verdict.Message
+	indication verdict.Indication
+	sub        verdict.SubIndication
+	message    string
+	warnings   []verdict.Message
 }
 
 func (o outcome) rank() int {
@@ -566,14 +568,14 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	if err != nil {
 		var nc *certpath.NoChainError
 		if errors.As(err, &nc) {
-			v.conclude(chainFound, verdict.Indeterminate, SubNoCertificateChainFound, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound, "%s", err.Error())
 		} else {
-			v.conclude(chainFound, verdict.Indeterminate, SubCertificateChainGeneral, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, verdict.SubCertificateChainGeneralFailure, "%s", err.Error())
 		}
 		return
 	}
 	if len(paths) == 0 {
-		v.conclude(chainFound, verdict.Indeterminate, SubNoCertificateChainFound, "no certificate chain found")
+		v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound, "no certificate chain found")
 		return
 	}
 	best, bestAt := judged{}, -1
@@ -596,7 +598,7 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	b.Checks = append(b.Checks, best.checks...)
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(best.basic.indication), best.basic.sub
 	if best.basic.indication != verdict.TotalPassed {
-		b.Conclusion.Errors = append(b.Conclusion.Errors, verdict.Message{Code: best.basic.sub, Message: best.basic.message})
+		b.Conclusion.Errors = append(b.Conclusion.Errors, verdict.Message{Code: string(best.basic.sub), Message: best.basic.message})
 	}
 	v.r.LongTerm = &best.longTerm
 	v.signerFacts = used(best.status)
@@ -604,7 +606,7 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	v.r.Warnings = append(v.r.Warnings, best.final.warnings...)
 	v.r.Indication, v.r.SubIndication = best.final.indication, best.final.sub
 	if best.final.indication != verdict.TotalPassed {
-		v.r.Errors = append(v.r.Errors, verdict.Message{Code: best.final.sub, Message: best.final.message})
+		v.r.Errors = append(v.r.Errors, verdict.Message{Code: string(best.final.sub), Message: best.final.message})
 	}
 }
 
@@ -638,7 +640,7 @@ func (v *validation) path(p certpath.Path) judged {
 	j.basic = v.basic(p, status, &j.checks)
 	j.final = j.basic
 	switch j.basic.sub {
-	case SubRevokedNoPOE, SubRevokedCANoPOE, SubOutOfBoundsNoPOE, SubTryLater:
+	case verdict.SubRevokedNoPOE, verdict.SubRevokedCANoPOE, verdict.SubOutOfBoundsNoPOE, verdict.SubTryLater:
 		j.final = v.withTime(p, status, j.basic, &j.longTerm)
 	default:
 		j.longTerm.Checks = append(j.longTerm.Checks, Check{Name: "Can a proof of existence change the basic validation's conclusion?", Status: Information,
@@ -648,7 +650,7 @@ func (v *validation) path(p certpath.Path) judged {
 	j.final = v.cryptoWithTime(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
 	if j.final.indication != verdict.TotalPassed {
-		c.Errors = []verdict.Message{{Code: j.final.sub, Message: j.final.message}}
+		c.Errors = []verdict.Message{{Code: string(j.final.sub), Message: j.final.message}}
 	}
 	j.longTerm.Conclusion = c
 	return j
@@ -672,16 +674,16 @@ func (v *validation) issuedBefore(p certpath.Path, o outcome, st *Stage) outcome
 		return o
 	}
 	msg := fmt.Sprintf("a proof of existence of the signature at %s precedes the issuance of the signing certificate %s (notBefore %s)", stamp(bst), subject(signer), stamp(signer.NotBefore))
-	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: SubNotYetValid, Message: msg})
-	return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid, message: msg}
+	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: string(verdict.SubNotYetValid), Message: msg})
+	return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: msg}
 }
 
 // orPassed spells an outcome for a message.
 func orPassed(o outcome) string {
 	if o.sub == "" {
-		return o.indication
+		return string(o.indication)
 	}
-	return o.indication + "/" + o.sub
+	return string(o.indication) + "/" + string(o.sub)
 }
 
 // basic is XCV at the validation time with the 5.3.4 conclusions; it
@@ -691,23 +693,23 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 		valid     = "Is the certificate chain valid at the validation time?"
 		notRevoke = "Does fresh revocation data show the certificate not revoked at the validation time?"
 	)
-	add := func(name string, s Status, code, msg string) {
-		*checks = append(*checks, Check{Name: name, Status: s, Code: code, Message: msg})
+	add := func(name string, s Status, sub verdict.SubIndication, msg string) {
+		*checks = append(*checks, Check{Name: name, Status: s, Code: string(sub), Message: msg})
 	}
 	err := certpath.Check(p, v.vt, certpath.CheckOptions{SkipAnchorValidity: true})
 	var pe *certpath.PathError
 	expired := false
 	if err != nil {
 		if !errors.As(err, &pe) {
-			add(valid, NotOK, SubCertificateChainGeneral, err.Error())
-			return outcome{indication: verdict.Indeterminate, sub: SubCertificateChainGeneral, message: err.Error()}
+			add(valid, NotOK, verdict.SubCertificateChainGeneralFailure, err.Error())
+			return outcome{indication: verdict.Indeterminate, sub: verdict.SubCertificateChainGeneralFailure, message: err.Error()}
 		}
 		switch pe.Check {
 		case certpath.CheckNotYetValid:
-			add(valid, NotOK, SubNotYetValid, pe.Error())
-			return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid, message: pe.Error()}
+			add(valid, NotOK, verdict.SubNotYetValid, pe.Error())
+			return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: pe.Error()}
 		case certpath.CheckExpired:
-			add(valid, NotOK, SubOutOfBoundsNoPOE, pe.Error())
+			add(valid, NotOK, verdict.SubOutOfBoundsNoPOE, pe.Error())
 			expired = true
 		default:
 			add(valid, NotOK, pe.SubIndication(), pe.Error())
@@ -723,9 +725,9 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 	}
 	for _, st := range status {
 		if st.revoked && !st.noCheck {
-			sub := SubRevokedNoPOE
+			sub := verdict.SubRevokedNoPOE
 			if st.index > 0 {
-				sub = SubRevokedCANoPOE
+				sub = verdict.SubRevokedCANoPOE
 			}
 			return outcome{indication: verdict.Indeterminate, sub: sub,
 				message: fmt.Sprintf("certificate %s was revoked at %s, before the validation time, and no proof of existence of the signature precedes the revocation",
@@ -733,12 +735,12 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 		}
 	}
 	if expired {
-		return outcome{indication: verdict.Indeterminate, sub: SubOutOfBoundsNoPOE,
+		return outcome{indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE,
 			message: pe.Error() + "; no proof of existence of the signature within the validity"}
 	}
 	for _, st := range status {
 		if !st.fresh && !st.noCheck {
-			return outcome{indication: verdict.Indeterminate, sub: SubTryLater,
+			return outcome{indication: verdict.Indeterminate, sub: verdict.SubTryLater,
 				message: fmt.Sprintf("no fresh revocation data for certificate %s", subject(certs[st.index]))}
 		}
 	}
@@ -764,18 +766,18 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 	add("Can a proof of existence change the basic validation's conclusion?", OK, "", fmt.Sprintf("the basic validation concluded %s: past signature validation applies", orPassed(basic)))
 	bst := v.r.BestSignatureTime
 	if !bst.Before(v.vt) {
-		add(poe, NotOK, basic.sub, "no valid signature or archive time-stamp gives one: the best-signature-time is the validation time")
+		add(poe, NotOK, string(basic.sub), "no valid signature or archive time-stamp gives one: the best-signature-time is the validation time")
 		return basic
 	}
 	add(poe, OK, "", "the best-signature-time is "+stamp(bst))
 	if err := certpath.Check(p, bst, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
 		var pe *certpath.PathError
-		if errors.As(err, &pe) && pe.Check == certpath.CheckNotYetValid && basic.sub == SubOutOfBoundsNoPOE {
-			add(valid, NotOK, SubNotYetValid, err.Error())
-			return outcome{indication: verdict.TotalFailed, sub: SubNotYetValid,
+		if errors.As(err, &pe) && pe.Check == certpath.CheckNotYetValid && basic.sub == verdict.SubOutOfBoundsNoPOE {
+			add(valid, NotOK, string(verdict.SubNotYetValid), err.Error())
+			return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid,
 				message: pe.Error() + " (best-signature-time before notBefore)"}
 		}
-		add(valid, NotOK, basic.sub, err.Error())
+		add(valid, NotOK, string(basic.sub), err.Error())
 		return basic
 	}
 	add(valid, OK, "", fmt.Sprintf("every certificate is valid at %s", stamp(bst)))
@@ -787,7 +789,7 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		}
 		who := "certificate " + subject(certs[ls.index])
 		if !ls.notRevokedAt(bst) {
-			add(notRevoke, NotOK, basic.sub, who+": the revocation data do not show it was not revoked then")
+			add(notRevoke, NotOK, string(basic.sub), who+": the revocation data do not show it was not revoked then")
 			return basic
 		}
 		add(notRevoke, OK, "", who+": not revoked then")

@@ -26,8 +26,8 @@ type validateCase struct {
 	// build returns the evidence and inputs; facts are GOOD for every link
 	// Needs returns unless build sets in.Revocation itself.
 	build         func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs)
-	indication    string
-	sub           string
+	indication    verdict.Indication
+	sub           verdict.SubIndication
 	level         ades.Level // EvidenceLevel; 0: the signature's own level
 	best          time.Time  // zero: vt
 	warnings      []string   // codes that must be among the warnings
@@ -65,7 +65,7 @@ func TestValidate(t *testing.T) {
 				sig.SigningCertificate = nil
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubNoSigningCertificateFound, noPath: true,
+			indication: verdict.Indeterminate, sub: verdict.SubNoSigningCertificateFound, noPath: true,
 		},
 		{
 			name: "5.2.3 ISC: signing-certificate digest mismatch",
@@ -74,7 +74,7 @@ func TestValidate(t *testing.T) {
 				sig.Reference = ades.CertificateReference{Present: true, IssuerSerialPresent: true}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubNoSigningCertificateFound, noPath: true,
+			indication: verdict.Indeterminate, sub: verdict.SubNoSigningCertificateFound, noPath: true,
 		},
 		{
 			name: "5.2.3 ISC: issuer-serial mismatch with matching digest is a warning",
@@ -104,7 +104,7 @@ func TestValidate(t *testing.T) {
 				sig.Problems = []ades.Problem{{Code: "BYTE_RANGE_INVALID", Message: "/ByteRange overlaps itself", FormatFailure: true}}
 				return sig, inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubFormatFailure, // the path is located all the same
+			indication: verdict.TotalFailed, sub: verdict.SubFormatFailure, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: signed data not found (detached, no content)",
@@ -113,7 +113,7 @@ func TestValidate(t *testing.T) {
 				sig.DataObjects = nil
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubSignedDataNotFound, // the path is located all the same
+			indication: verdict.Indeterminate, sub: verdict.SubSignedDataNotFound, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: one data object not found",
@@ -122,7 +122,7 @@ func TestValidate(t *testing.T) {
 				sig.DataObjects = append(sig.DataObjects, ades.DataObject{Name: "b.xml"})
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubSignedDataNotFound, // the path is located all the same
+			indication: verdict.Indeterminate, sub: verdict.SubSignedDataNotFound, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: HASH_FAILURE",
@@ -131,7 +131,7 @@ func TestValidate(t *testing.T) {
 				sig.DataObjects[0].Intact = false
 				return sig, inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubHashFailure, // the path is located all the same
+			indication: verdict.TotalFailed, sub: verdict.SubHashFailure, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: the digest algorithm is not supported (not a HASH_FAILURE)",
@@ -141,7 +141,7 @@ func TestValidate(t *testing.T) {
 				sig.Value = ades.Check{Algorithm: "Ed448", Reason: "UNSUPPORTED_ALGORITHM"}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubCryptoConstraintsFailureNP, // the path is located all the same
+			indication: verdict.Indeterminate, sub: verdict.SubCryptoConstraintsFailureNoPOE, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: SIG_CRYPTO_FAILURE",
@@ -150,7 +150,7 @@ func TestValidate(t *testing.T) {
 				sig.Value = ades.Check{Done: true, Valid: false, Algorithm: "RSA-SHA256", Reason: "SIGNATURE_INVALID"}
 				return sig, inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubSigCryptoFailure, // the path is located all the same
+			indication: verdict.TotalFailed, sub: verdict.SubSigCryptoFailure, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: unsupported algorithm",
@@ -159,7 +159,7 @@ func TestValidate(t *testing.T) {
 				sig.Value = ades.Check{Algorithm: "GOST", Reason: "UNSUPPORTED_ALGORITHM"}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubCryptoConstraintsFailureNP, // the path is located all the same
+			indication: verdict.Indeterminate, sub: verdict.SubCryptoConstraintsFailureNoPOE, // the path is located all the same
 		},
 		{
 			name: "5.2.7 CV: signature value not checked for another reason",
@@ -168,7 +168,7 @@ func TestValidate(t *testing.T) {
 				sig.Value = ades.Check{Reason: "MALFORMED_SIGNED_ATTRIBUTES"}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubFormatFailure, // the path is located all the same
+			indication: verdict.Indeterminate, sub: verdict.SubFormatFailure, // the path is located all the same
 		},
 		{
 			name: "5.2.6 XCV: NO_CERTIFICATE_CHAIN_FOUND (untrusted root)",
@@ -179,7 +179,7 @@ func TestValidate(t *testing.T) {
 				sig.Certificates = []*x509.Certificate{u.Signer, u.Root}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubNoCertificateChainFound, noPath: true,
+			indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, noPath: true,
 		},
 		{
 			name: "5.2.6 XCV: CHAIN_CONSTRAINTS_FAILURE (issuer is not a CA)",
@@ -190,7 +190,7 @@ func TestValidate(t *testing.T) {
 				sig.Certificates = []*x509.Certificate{child, p.SignerRSA.Certificate}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubChainConstraintsFailure,
+			indication: verdict.Indeterminate, sub: verdict.SubChainConstraintsFailure,
 		},
 		{
 			name: "5.2.6 XCV + 5.3.4: expired signer, no POE: OUT_OF_BOUNDS_NO_POE",
@@ -198,7 +198,7 @@ func TestValidate(t *testing.T) {
 				sig := signature(p.Expired)
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubOutOfBoundsNoPOE,
+			indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE,
 		},
 		{
 			name: "5.5.4 past signature validation: expired signer with a POE inside the validity passes",
@@ -220,14 +220,14 @@ func TestValidate(t *testing.T) {
 				sig.Timestamps = []ades.Timestamp{timestamp(ades.SignatureTimestamp, tsGen, p.TSA.Certificate)}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubOutOfBoundsNoPOE, best: tsGen,
+			indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE, best: tsGen,
 		},
 		{
 			name: "5.3.4: not yet valid signer: TOTAL_FAILED/NOT_YET_VALID",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				return signature(p.NotYetValid), inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubNotYetValid,
+			indication: verdict.TotalFailed, sub: verdict.SubNotYetValid,
 			warnings: []string{etsi.CodeClaimedSigningTimeOutside},
 		},
 		{
@@ -239,7 +239,7 @@ func TestValidate(t *testing.T) {
 				sig.Timestamps = []ades.Timestamp{timestamp(ades.SignatureTimestamp, beforeIssuance, p.TSA.Certificate)}
 				return sig, inputs(p)
 			},
-			indication: verdict.TotalFailed, sub: etsi.SubNotYetValid, best: beforeIssuance,
+			indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, best: beforeIssuance,
 		},
 		{
 			name: "5.2.6 XCV + 5.3.4: revoked signer, no POE: REVOKED_NO_POE",
@@ -250,7 +250,7 @@ func TestValidate(t *testing.T) {
 				return sig, in
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubRevokedNoPOE,
+			indication:   verdict.Indeterminate, sub: verdict.SubRevokedNoPOE,
 		},
 		{
 			name: "5.5.4: revoked signer with a signature time-stamp before the revocation passes",
@@ -279,7 +279,7 @@ func TestValidate(t *testing.T) {
 				return sig, in
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubRevokedNoPOE, best: vt.Add(-time.Hour),
+			indication:   verdict.Indeterminate, sub: verdict.SubRevokedNoPOE, best: vt.Add(-time.Hour),
 			warnings: []string{etsi.CodeClaimedSigningTimeAfterPOE},
 		},
 		{
@@ -291,7 +291,7 @@ func TestValidate(t *testing.T) {
 				return sig, in
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubRevokedCANoPOE,
+			indication:   verdict.Indeterminate, sub: verdict.SubRevokedCANoPOE,
 		},
 		{
 			name: "5.2.6 XCV: revocation after the validation time does not count",
@@ -310,7 +310,7 @@ func TestValidate(t *testing.T) {
 				return signature(p.SignerRSA), inputs(p)
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubTryLater,
+			indication:   verdict.Indeterminate, sub: verdict.SubTryLater,
 		},
 		{
 			name: "5.2.5: UNKNOWN status and data issued after the validation time are not usable: TRY_LATER",
@@ -326,7 +326,7 @@ func TestValidate(t *testing.T) {
 				return sig, in
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubTryLater,
+			indication:   verdict.Indeterminate, sub: verdict.SubTryLater,
 		},
 		{
 			name: "5.2.5: a certificate with ocsp-nocheck needs no revocation data",
@@ -492,7 +492,7 @@ func TestValidate(t *testing.T) {
 				return sig, in
 			},
 			noBuildFacts: true,
-			indication:   verdict.Indeterminate, sub: etsi.SubTryLater,
+			indication:   verdict.Indeterminate, sub: verdict.SubTryLater,
 		},
 		{
 			name: "5.6 past signature validation: stale data issued after the POE passes",
@@ -555,7 +555,7 @@ func TestValidate(t *testing.T) {
 			},
 			noBuildFacts: true,
 			at:           time.Date(2041, 1, 1, 0, 0, 0, 0, time.UTC),
-			indication:   verdict.Indeterminate, sub: etsi.SubOutOfBoundsNoPOE, level: ades.LevelT,
+			indication:   verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE, level: ades.LevelT,
 			warnings: []string{etsi.CodeTimestampTSACertificateBad},
 		},
 		{
@@ -600,7 +600,7 @@ func TestValidate(t *testing.T) {
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				return signature(p.SignerRSA), inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: etsi.SubPolicyProcessingError, noPath: true,
+			indication: verdict.Indeterminate, sub: verdict.SubPolicyProcessingError, noPath: true,
 		},
 	}
 	for _, c := range cases {
@@ -617,7 +617,7 @@ func TestValidate(t *testing.T) {
 				at = c.at
 			}
 			pol := etsi.Policy{ValidationTime: at}
-			if c.sub == etsi.SubPolicyProcessingError {
+			if c.sub == verdict.SubPolicyProcessingError {
 				pol = etsi.Policy{}
 			}
 			r := etsi.Validate(sig, in, pol)
@@ -634,7 +634,7 @@ func TestValidate(t *testing.T) {
 				want = sig.Level
 			}
 			is.Equal(r.EvidenceLevel, want)
-			if c.sub != etsi.SubPolicyProcessingError {
+			if c.sub != verdict.SubPolicyProcessingError {
 				best := c.best
 				if best.IsZero() {
 					best = at

@@ -336,7 +336,7 @@ func final(issued, signing CertQualification) CertQualification {
 // signatureQualification is DSS's SignatureQualification for an
 // EN 319 102-1 indication and a final certificate qualification (ETSI
 // TS 119 615, Annex; reference c.5).
-func signatureQualification(indication string, q CertQualification) string {
+func signatureQualification(indication verdict.Indication, q CertQualification) string {
 	if q.NA {
 		return NA
 	}

@@ -17,7 +17,7 @@ import (
 // Input is what qualification reads of one validated signature.
 type Input struct {
 	// Indication is the EN 319 102-1 main indication.
-	Indication string
+	Indication verdict.Indication
 	Signer     *x509.Certificate
 	// Framework is the framework of the anchor the signer's path ends at,
 	// Swiss precedence applied (validation-service.md §2 rules 1 to 3);

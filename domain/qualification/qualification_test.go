@@ -33,7 +33,7 @@ func TestSignatureQualificationMatrix(t *testing.T) {
 		{CertQualification{Type: TypeUnknown}, "CERT_FOR_UNKNOWN"},
 		{CertQualification{NA: true}, "NA"},
 	}
-	rows := map[string][]string{
+	rows := map[verdict.Indication][]string{
 		verdict.TotalPassed:   {"QESIG", "QESEAL", "UNKNOWN_QC_QSCD", "ADESIG_QC", "ADESEAL_QC", "NOT_ADES", "UNKNOWN_QC", "ADESIG", "ADESEAL", "NOT_ADES", "UNKNOWN", "NA"},
 		verdict.Indeterminate: {"INDETERMINATE_QESIG", "INDETERMINATE_QESEAL", "INDETERMINATE_UNKNOWN_QC_QSCD", "INDETERMINATE_ADESIG_QC", "INDETERMINATE_ADESEAL_QC", "NOT_ADES", "INDETERMINATE_UNKNOWN_QC", "INDETERMINATE_ADESIG", "INDETERMINATE_ADESEAL", "NOT_ADES", "INDETERMINATE_UNKNOWN", "NA"},
 		verdict.TotalFailed:   {"NOT_ADES_QC_QSCD", "NOT_ADES_QC_QSCD", "NOT_ADES_QC_QSCD", "NOT_ADES_QC", "NOT_ADES_QC", "NOT_ADES", "NOT_ADES_QC", "NOT_ADES", "NOT_ADES", "NOT_ADES", "NOT_ADES", "NA"},
@@ -89,7 +89,7 @@ func TestEIDAS(t *testing.T) {
 		name       string
 		cert       certOptions
 		listings   []Listing
-		indication string
+		indication verdict.Indication
 		signedAt   time.Time
 		want       string
 		code       string // a reason expected among the notes; "" for none at all
@@ -196,7 +196,7 @@ func TestZertES(t *testing.T) {
 		name        string
 		cert        certOptions
 		listings    []Listing
-		indication  string
+		indication  verdict.Indication
 		timestamps  []Timestamp
 		want        string
 		handwritten bool

@@ -146,10 +146,10 @@ type (
 		Message string `xml:"Message,omitempty"`
 	}
 	xConclusion struct {
-		Indication    string     `xml:"Indication"`
-		SubIndication string     `xml:"SubIndication,omitempty"`
-		Errors        []xMessage `xml:"Error"`
-		Warnings      []xMessage `xml:"Warning"`
+		Indication    verdict.Indication    `xml:"Indication"`
+		SubIndication verdict.SubIndication `xml:"SubIndication,omitempty"`
+		Errors        []xMessage            `xml:"Error"`
+		Warnings      []xMessage            `xml:"Warning"`
 	}
 	xMessage struct {
 		Code string `xml:"Code,attr"`

@@ -319,7 +319,7 @@ func (b *etsiBuilder) signature(s Signature, sum verdict.SignatureReport) (vSign
 	}
 	out.Status.MainIndication = main
 	if sum.SubIndication != nil {
-		out.Status.SubIndication = []string{subIndication + *sum.SubIndication}
+		out.Status.SubIndication = []string{subIndicationURI(*sum.SubIndication)}
 	}
 	data := vReportData{Related: related}
 	data.CertificateChain, data.TrustAnchor = b.chain(r.Path)
@@ -349,7 +349,7 @@ func (b *etsiBuilder) timestampReport(ts ades.Timestamp, tv etsi.TimestampValida
 		Status:   vStatus{MainIndication: main},
 	}
 	if tv.Conclusion.SubIndication != "" {
-		rep.Status.SubIndication = []string{subIndication + tv.Conclusion.SubIndication}
+		rep.Status.SubIndication = []string{subIndicationURI(tv.Conclusion.SubIndication)}
 	}
 	if c := ts.TSACertificate; c != nil {
 		rep.SignerInformation = &vSignerInfo{Certificate: vRef{b.certificate(c)}, Signer: c.Subject.String()}

@@ -118,9 +118,10 @@ type (
 		} `xml:"Signature"`
 	}
 	conclusion struct {
-		Indication, SubIndication string
-		Errors                    []message `xml:"Error"`
-		Warnings                  []message `xml:"Warning"`
+		Indication    verdict.Indication
+		SubIndication verdict.SubIndication
+		Errors        []message `xml:"Error"`
+		Warnings      []message `xml:"Warning"`
 	}
 	message struct {
 		Code string `xml:"Code,attr"`
@@ -130,9 +131,9 @@ type (
 
 func conclusionOf(c conclusion) string {
 	if c.SubIndication == "" {
-		return c.Indication
+		return c.Indication.String()
 	}
-	return c.Indication + "/" + c.SubIndication
+	return c.Indication.String() + "/" + c.SubIndication.String()
 }
 
 // TestDetailed: the detailed report carries the building blocks and

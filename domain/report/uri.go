@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/svc-dss/dss/domain/ades"
-	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/qualification"
 	"github.com/svc-dss/dss/domain/verdict"
 )
@@ -44,7 +43,7 @@ const (
 // indicationURI is the TS 119 102-2 URI of an indication, of a signature
 // (TOTAL_PASSED, TOTAL_FAILED, INDETERMINATE) or of a validation object
 // (PASSED, FAILED, INDETERMINATE).
-func indicationURI(indication string) (string, error) {
+func indicationURI(indication verdict.Indication) (string, error) {
 	switch indication {
 	case verdict.TotalPassed:
 		return mainIndication + "total-passed", nil
@@ -52,12 +51,18 @@ func indicationURI(indication string) (string, error) {
 		return mainIndication + "total-failed", nil
 	case verdict.Indeterminate:
 		return mainIndication + "indeterminate", nil
-	case etsi.Passed:
+	case verdict.Passed:
 		return mainIndication + "passed", nil
-	case etsi.Failed:
+	case verdict.Failed:
 		return mainIndication + "failed", nil
 	}
-	return "", fmt.Errorf("report: indication %q has no TS 119 102-2 URI", indication)
+	return "", fmt.Errorf("report: indication %q has no TS 119 102-2 URI", string(indication))
+}
+
+// subIndicationURI is the TS 119 102-2 URI of a sub-indication: its
+// name under the standard's prefix.
+func subIndicationURI(sub verdict.SubIndication) string {
+	return subIndication + string(sub)
 }
 
 // eidasQualities are the DSS names of the qualifications

@@ -51,7 +51,7 @@ func (v Validation) check() error {
 	}
 	for i, s := range v.Signatures {
 		sum := v.Summary.Signatures[i]
-		sub := ""
+		var sub verdict.SubIndication
 		if sum.SubIndication != nil {
 			sub = *sum.SubIndication
 		}

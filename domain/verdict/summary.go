@@ -7,13 +7,6 @@ import (
 	"time"
 )
 
-// Indications of ETSI EN 319 102-1 §5.1.3, as signatures report them.
-const (
-	TotalPassed   = "TOTAL_PASSED"
-	Indeterminate = "INDETERMINATE"
-	TotalFailed   = "TOTAL_FAILED"
-)
-
 // Trust frameworks of validation-service.md §2, SignatureReport.
 const (
 	FrameworkEUEIDAS  = "EU_EIDAS"
@@ -39,10 +32,11 @@ type ValidationSummary struct {
 type SignatureReport struct {
 	SignatureID     string `json:"signatureId"`
 	SignatureFormat string `json:"signatureFormat"`
-	Indication      string `json:"indication"`
+	// Indication is TOTAL_PASSED, TOTAL_FAILED or INDETERMINATE.
+	Indication Indication `json:"indication"`
 	// SubIndication is the ETSI sub-indication; null when TOTAL_PASSED.
-	SubIndication  *string `json:"subIndication"`
-	TrustFramework string  `json:"trustFramework"`
+	SubIndication  *SubIndication `json:"subIndication"`
+	TrustFramework string         `json:"trustFramework"`
 	// AnchorCountry is the country of the trusted list that ended the
 	// path; null when the signature reached no list anchor.
 	AnchorCountry         *string `json:"anchorCountry"`
@@ -230,7 +224,7 @@ const categoryNoListLoaded = "no-list-loaded"
 // re-checked since.
 func trustAnnotations(r SignatureReport, td TrustData) []Message {
 	if r.AnchorCountry == nil {
-		if td.Category == categoryNoListLoaded && r.SubIndication != nil && *r.SubIndication == "NO_CERTIFICATE_CHAIN_FOUND" {
+		if td.Category == categoryNoListLoaded && r.SubIndication != nil && *r.SubIndication == SubNoCertificateChainFound {
 			return []Message{{Code: CodeNoTrustedListLoaded, Message: "no trusted list is loaded, so no signature can reach a trust anchor of the EU or Swiss lists: " +
 				"this is a configuration problem of the validator, not a property of the document"}}
 		}

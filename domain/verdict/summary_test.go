@@ -13,11 +13,13 @@ import (
 
 func str(s string) *string { return &s }
 
+func sub(s verdict.SubIndication) *verdict.SubIndication { return &s }
+
 func TestSummarizeValid(t *testing.T) {
 	t.Parallel()
 	passed := verdict.SignatureReport{SignatureID: "S1", Indication: verdict.TotalPassed}
-	failed := verdict.SignatureReport{SignatureID: "S2", Indication: verdict.TotalFailed, SubIndication: str("HASH_FAILURE")}
-	unsure := verdict.SignatureReport{SignatureID: "S3", Indication: verdict.Indeterminate, SubIndication: str("NO_CERTIFICATE_CHAIN_FOUND")}
+	failed := verdict.SignatureReport{SignatureID: "S2", Indication: verdict.TotalFailed, SubIndication: sub(verdict.SubHashFailure)}
+	unsure := verdict.SignatureReport{SignatureID: "S3", Indication: verdict.Indeterminate, SubIndication: sub(verdict.SubNoCertificateChainFound)}
 	tests := []struct {
 		name    string
 		reports []verdict.SignatureReport
@@ -65,7 +67,7 @@ func TestTrustAnnotations(t *testing.T) {
 		}}
 	}
 	anchored := verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkCHZertES, AnchorCountry: str("CH")}
-	noChain := verdict.SignatureReport{Indication: verdict.Indeterminate, SubIndication: str("NO_CERTIFICATE_CHAIN_FOUND"), TrustFramework: verdict.FrameworkUnknown}
+	noChain := verdict.SignatureReport{Indication: verdict.Indeterminate, SubIndication: sub(verdict.SubNoCertificateChainFound), TrustFramework: verdict.FrameworkUnknown}
 	private := verdict.SignatureReport{Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkUnknown}
 	tests := []struct {
 		name    string

@@ -42,7 +42,7 @@ func TestValidateDetachedPartsREST(t *testing.T) {
 	var sum verdict.ValidationSummary
 	is.NoErr(json.Unmarshal(body, &sum))
 	r := sum.Signatures[0]
-	is.Equal(r.Indication, "TOTAL_PASSED")
+	is.Equal(r.Indication, verdict.TotalPassed)
 	is.Equal(r.SignedData, []string{"detached#2.bin"})
 	warned := unsignedParts(r)
 	is.Equal(len(warned), 1)

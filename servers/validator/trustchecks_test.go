@@ -160,9 +160,9 @@ func expectCheck(t *testing.T, tc checkCase, sum verdict.ValidationSummary) {
 	r := sum.Signatures[0]
 	sub := ""
 	if r.SubIndication != nil {
-		sub = *r.SubIndication
+		sub = r.SubIndication.String()
 	}
-	if got := r.Indication + "/" + sub; got != tc.want || r.SignatureFormat != tc.format {
+	if got := r.Indication.String() + "/" + sub; got != tc.want || r.SignatureFormat != tc.format {
 		t.Errorf("%s %s, want %s %s", r.SignatureFormat, got, tc.format, tc.want)
 	}
 	if sum.Valid != (tc.want == "TOTAL_PASSED/") {

@@ -60,9 +60,9 @@ func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) 
 	for i, r := range want.Signatures {
 		n := strconv.Itoa(i + 1)
 		v := newSignatureView(i+1, len(want.Signatures), r, want.TrustData)
-		is.True(strings.Contains(body, `id="signature-`+n+`-indication" data-indication="`+r.Indication+`">`+v.Indication+`</span>`))
+		is.True(strings.Contains(body, `id="signature-`+n+`-indication" data-indication="`+r.Indication.String()+`">`+v.Indication+`</span>`))
 		if r.SubIndication != nil {
-			is.Equal(text(body, "signature-"+n+"-subindication"), *r.SubIndication)
+			is.Equal(text(body, "signature-"+n+"-subindication"), r.SubIndication.String())
 		}
 		is.Equal(text(body, "signature-"+n+"-format"), r.SignatureFormat)
 		is.Equal(text(body, "signature-"+n+"-framework"), frameworkWords(r.TrustFramework))
@@ -112,7 +112,7 @@ func TestUIValidate(t *testing.T) {
 		name       string
 		doc        ports.Document
 		valid      bool
-		indication string
+		indication verdict.Indication
 	}{
 		{"PAdES T", ports.Document{Name: "contract.pdf", Data: pdf}, true, "TOTAL_PASSED"},
 		{"CAdES detached, with its content", ports.Document{Name: "contract.p7s", Data: sign(true, 0), Detached: []ports.Detached{{Name: "contract.txt", Data: content}}}, true, "TOTAL_PASSED"},

@@ -72,8 +72,8 @@ func TestValidateCAdES(t *testing.T) {
 	tests := []struct {
 		name       string
 		parts      map[string][]byte
-		indication string
-		sub        string
+		indication verdict.Indication
+		sub        verdict.SubIndication
 		format     string
 	}{
 		{"B attached", map[string][]byte{"file": sign(cades.B, false, 0)}, "TOTAL_PASSED", "", "CAdES_BASELINE_B"},
@@ -92,7 +92,7 @@ func TestValidateCAdES(t *testing.T) {
 			is.Equal(sum.SignatureCount, 1)
 			r := sum.Signatures[0]
 			is.Equal(r.Indication, tt.indication) // body: see sub-indication below
-			sub := ""
+			var sub verdict.SubIndication
 			if r.SubIndication != nil {
 				sub = *r.SubIndication
 			}
@@ -160,8 +160,8 @@ func TestBlockedRevocationFetchIsAnOutcome(t *testing.T) {
 	tests := []struct {
 		name       string
 		level      cades.Level
-		indication string
-		sub        string
+		indication verdict.Indication
+		sub        verdict.SubIndication
 	}{
 		{"B needs an online fetch", cades.B, "INDETERMINATE", "TRY_LATER"},
 		{"LT carries its revocation data", cades.LT, "TOTAL_PASSED", ""},
@@ -175,7 +175,7 @@ func TestBlockedRevocationFetchIsAnOutcome(t *testing.T) {
 			is.NoErr(json.Unmarshal(body, &sum))
 			r := sum.Signatures[0]
 			is.Equal(r.Indication, tt.indication)
-			sub := ""
+			var sub verdict.SubIndication
 			if r.SubIndication != nil {
 				sub = *r.SubIndication
 			}
@@ -204,8 +204,8 @@ func TestNeverLoadedIsAConfigurationProblem(t *testing.T) {
 	var sum verdict.ValidationSummary
 	is.NoErr(json.Unmarshal(body, &sum))
 	r := sum.Signatures[0]
-	is.Equal(r.Indication, "INDETERMINATE")
-	is.Equal(*r.SubIndication, "NO_CERTIFICATE_CHAIN_FOUND")
+	is.Equal(r.Indication, verdict.Indeterminate)
+	is.Equal(*r.SubIndication, verdict.SubNoCertificateChainFound)
 	is.Equal(sum.TrustData.State, "NEVER_LOADED")
 	is.True(!sum.TrustData.AnchorDataAuthenticated)
 	is.True(slices.ContainsFunc(r.Warnings, func(m verdict.Message) bool { return m.Code == verdict.CodeNoTrustedListLoaded }))

@@ -52,8 +52,8 @@ func TestValidateCommand(t *testing.T) {
 	tests := []struct {
 		name       string
 		args       []string
-		indication string
-		sub        string
+		indication verdict.Indication
+		sub        verdict.SubIndication
 	}{
 		{"issuer fetched by AIA", []string{"validate", file, at, "--trust-anchor", root}, "TOTAL_PASSED", ""},
 		{"offline: no AIA", []string{"validate", file, at, "--trust-anchor", root, "--offline"}, "INDETERMINATE", "NO_CERTIFICATE_CHAIN_FOUND"},
@@ -74,7 +74,7 @@ func TestValidateCommand(t *testing.T) {
 			is.NoErr(json.Unmarshal([]byte(out), &sum))
 			r := sum.Signatures[0]
 			is.Equal(r.Indication, tt.indication)
-			sub := ""
+			var sub verdict.SubIndication
 			if r.SubIndication != nil {
 				sub = *r.SubIndication
 			}
@@ -184,7 +184,7 @@ func TestValidateCommandFlagOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := sum.Signatures[0]
-			if r.Indication != "TOTAL_PASSED" || !slices.Equal(r.SignedData, []string{"contract.txt"}) || len(unsignedParts(r)) != 1 {
+			if r.Indication != verdict.TotalPassed || !slices.Equal(r.SignedData, []string{"contract.txt"}) || len(unsignedParts(r)) != 1 {
 				t.Fatalf("%s: want TOTAL_PASSED over contract.txt, a warning about annex.txt; got %s %v %v\n%s", tt.name, r.Indication, r.SignedData, unsignedParts(r), logs)
 			}
 			continue
@@ -230,8 +230,8 @@ func TestValidateCommandPAdESOffline(t *testing.T) {
 	tests := []struct {
 		name       string
 		stale      bool
-		indication string
-		sub        string
+		indication verdict.Indication
+		sub        verdict.SubIndication
 	}{
 		{"fresh DSS", false, "TOTAL_PASSED", ""},
 		{"stale DSS", true, "INDETERMINATE", "TRY_LATER"},
@@ -251,7 +251,7 @@ func TestValidateCommandPAdESOffline(t *testing.T) {
 			r := sum.Signatures[0]
 			is.Equal(r.SignatureFormat, "PAdES_BASELINE_LT")
 			is.Equal(r.Indication, tt.indication)
-			sub := ""
+			var sub verdict.SubIndication
 			if r.SubIndication != nil {
 				sub = *r.SubIndication
 			}
