@@ -99,9 +99,10 @@ func (r *RelyingParties) AuthURL(ctx context.Context, reg Registration, l LoginR
 
 // Exchange redeems code at reg's token endpoint with l's verifier and
 // verifies the ID token it returns, nonce included. A refused code or an
-// ID token that does not verify is ErrUnauthenticated, with a short fixed
-// reason (zitadel's own messages may quote the nonce); a provider that
-// does not answer, or answers with a server error, is ErrUnavailable.
+// ID token that does not verify is a *LoginError (ErrUnauthenticated),
+// with a short fixed reason (zitadel's own messages may quote the nonce);
+// a provider that does not answer, or answers with a server error, is
+// ErrUnavailable.
 func (r *RelyingParties) Exchange(ctx context.Context, reg Registration, l LoginRequest, code string) (IDToken, error) {
 	party, err := r.party(ctx, reg)
 	if err != nil {
@@ -209,9 +210,24 @@ var idTokenFaults = []struct {
 	{zoidc.ErrAtHash, "does not match its access token (at_hash)"},
 }
 
+// A LoginError is a refused login: the provider refused the code, or
+// the ID token it returned does not verify (401). It matches
+// ErrUnauthenticated, and Reason says why in fixed words a page may
+// carry: never zitadel's own message (it may quote the nonce), nor
+// anything of the provider's answer but an OAuth error code fit to be
+// shown ([ErrorCode]).
+type LoginError struct {
+	Reason string
+}
+
+func (e *LoginError) Error() string { return ErrUnauthenticated.Error() + ": " + e.Reason }
+
+// Is makes a LoginError match ErrUnauthenticated.
+func (e *LoginError) Is(target error) bool { return target == ErrUnauthenticated }
+
 // unauthenticated is a refused login, for a reason in fixed words.
 func unauthenticated(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnauthenticated, fmt.Sprintf(format, args...))
+	return &LoginError{Reason: fmt.Sprintf(format, args...)}
 }
 
 // errorCodePattern is the shape of an OAuth error code (RFC 6749 A.7,

@@ -60,10 +60,11 @@ func (a *authenticator) licensed(ctx context.Context, tenant, feature string) (b
 // the tenant holds the dss.validator license (§5 items 2 and 3). Under
 // permit-all it returns the development tenant without looking at the
 // header (§5 item 4). Errors wrap ErrUnauthenticated, ErrForbidden or
-// ErrAuthUnavailable. An ErrUnauthenticated wraps an *oidc.TokenError
-// too (for a token the verifier refused, under the port's
-// *ports.TokenRefusedError), whose Reason is what the caller may be told:
-// a fixed sentence that never holds the token nor anything it claims.
+// ErrAuthUnavailable. Those of ErrUnauthenticated and ErrForbidden are a
+// *RefusalError, whose Detail is what the caller may be told: for a
+// token, the Reason of the verifier's *ports.TokenRefusedError (which
+// the error wraps), a fixed sentence that never holds the token nor
+// anything it claims; empty when the verifier gives none.
 func (v *Validator) Authorize(ctx context.Context, header string) (Principal, error) {
 	if v.cfg.PermitAll {
 		return Principal{Tenant: DevelopmentTenant, Development: true}, nil
@@ -75,12 +76,12 @@ func (v *Validator) Authorize(ctx context.Context, header string) (Principal, er
 	}
 	token, ok := control.BearerToken(header)
 	if !ok {
-		return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, &oidc.TokenError{Reason: oidc.ReasonMissing})
+		return Principal{}, refusal(ErrUnauthenticated, "%s", oidc.ReasonMissing)
 	}
 	id, err := v.auth.verifier.VerifyBearer(ctx, token)
 	if err != nil {
-		if _, ok := errors.AsType[*ports.TokenRefusedError](err); ok {
-			return Principal{}, fmt.Errorf("%w: %w", ErrUnauthenticated, err)
+		if r, ok := errors.AsType[*ports.TokenRefusedError](err); ok {
+			return Principal{}, &RefusalError{Kind: ErrUnauthenticated, Detail: r.Reason, Err: err}
 		}
 		return Principal{}, fmt.Errorf("%w: %w", ErrAuthUnavailable, err)
 	}
@@ -89,7 +90,7 @@ func (v *Validator) Authorize(ctx context.Context, header string) (Principal, er
 	case err != nil:
 		return Principal{}, fmt.Errorf("%w: license of tenant %s: %w", ErrAuthUnavailable, id.Tenant, err)
 	case !licensed:
-		return Principal{}, fmt.Errorf("%w: tenant %s does not hold the %s license", ErrForbidden, id.Tenant, FeatureValidator)
+		return Principal{}, refusal(ErrForbidden, "tenant %s does not hold the %s license", id.Tenant, FeatureValidator)
 	}
 	return Principal{Tenant: id.Tenant, Subject: id.Subject}, nil
 }

@@ -151,8 +151,12 @@ func (v *Validator) finishLogin(ctx context.Context, l pendingLogin, code string
 	id, err := v.login.parties.Exchange(ctx, reg, oidc.LoginRequest{State: l.State, Nonce: l.Nonce, Verifier: l.Verifier}, code)
 	switch {
 	case errors.Is(err, oidc.ErrUnauthenticated):
-		// The reason alone: the page says it after its own words.
-		return Principal{}, fmt.Errorf("%w: %s", ErrUnauthenticated, strings.TrimPrefix(err.Error(), oidc.ErrUnauthenticated.Error()+": "))
+		// The adapter's reason, in its fixed words; the page says it
+		// after its own.
+		if e, ok := errors.AsType[*oidc.LoginError](err); ok {
+			return Principal{}, &RefusalError{Kind: ErrUnauthenticated, Detail: e.Reason}
+		}
+		return Principal{}, &RefusalError{Kind: ErrUnauthenticated, Detail: "the ID token is not valid", Err: err}
 	case err != nil:
 		return Principal{}, fmt.Errorf("%w: provider %s of tenant %s: %w", ErrAuthUnavailable, reg.Issuer, l.Tenant, err)
 	}
@@ -160,9 +164,9 @@ func (v *Validator) finishLogin(ctx context.Context, l pendingLogin, code string
 		v.logger.WarnContext(ctx, "ui login refused: the ID token names another tenant",
 			slog.String("tenant", l.Tenant), slog.String("claimed_tenant", id.Tenant), slog.String("subject", id.Subject))
 		if id.Tenant == "" {
-			return Principal{}, fmt.Errorf("%w: the account you signed in with (%s) names no tenant; this sign-in is for tenant %s", ErrForbidden, id.Subject, l.Tenant)
+			return Principal{}, refusal(ErrForbidden, "the account you signed in with (%s) names no tenant; this sign-in is for tenant %s", id.Subject, l.Tenant)
 		}
-		return Principal{}, fmt.Errorf("%w: the account you signed in with (%s) belongs to another tenant, not to tenant %s", ErrForbidden, id.Subject, l.Tenant)
+		return Principal{}, refusal(ErrForbidden, "the account you signed in with (%s) belongs to another tenant, not to tenant %s", id.Subject, l.Tenant)
 	}
 	if err := v.checkLicense(ctx, l.Tenant); err != nil {
 		return Principal{}, err
@@ -170,16 +174,16 @@ func (v *Validator) finishLogin(ctx context.Context, l pendingLogin, code string
 	return Principal{Tenant: l.Tenant, Subject: id.Subject}, nil
 }
 
-// checkLicense returns nil when tenant holds dss.validator now, an error
-// wrapping ErrForbidden when not, and one wrapping ErrAuthUnavailable
-// when the control database does not answer.
+// checkLicense returns nil when tenant holds dss.validator now, a
+// *RefusalError of ErrForbidden when not, and an error wrapping
+// ErrAuthUnavailable when the control database does not answer.
 func (v *Validator) checkLicense(ctx context.Context, tenant string) error {
 	licensed, err := v.auth.licensed(ctx, tenant, FeatureValidator)
 	switch {
 	case err != nil:
 		return fmt.Errorf("%w: license of tenant %s: %w", ErrAuthUnavailable, tenant, err)
 	case !licensed:
-		return fmt.Errorf("%w: tenant %s does not hold the %s license", ErrForbidden, tenant, FeatureValidator)
+		return refusal(ErrForbidden, "tenant %s does not hold the %s license", tenant, FeatureValidator)
 	}
 	return nil
 }
@@ -201,7 +205,7 @@ func (v *Validator) registration(ctx context.Context, tenant, redirect string) (
 	}
 	uri := redirectURI(p.RedirectBaseURL, v.cfg.BaseURL)
 	if redirect != "" && redirect != uri {
-		return ports.Provider{}, oidc.Registration{}, fmt.Errorf("%w: the tenant's redirect URI changed during the sign-in", ErrLoginState)
+		return ports.Provider{}, oidc.Registration{}, refusal(ErrLoginState, "the tenant's redirect URI changed during the sign-in")
 	}
 	secret, err := resolveSecret(p.ClientSecretRef, v.login.lookupEnv)
 	if err != nil {

@@ -24,7 +24,9 @@ import (
 // the session's ID and the sealed login in cookies and call these
 // methods; errors wrap ports.ErrNoSession (not signed in: 401),
 // ErrLoginState and ErrUnauthenticated (401), ErrForbidden (403),
-// ErrUnknownTenant (404) or ErrAuthUnavailable (502).
+// ErrUnknownTenant (404) or ErrAuthUnavailable (502). Those of
+// ErrLoginState, ErrUnauthenticated and ErrForbidden are a
+// *RefusalError, whose Detail says why.
 
 // errNoLogin is a callback without a login in progress, or with one this
 // process did not seal.
@@ -91,23 +93,23 @@ func (v *Validator) CompleteLogin(ctx context.Context, sid, pending string, a Lo
 	l, err := v.login.openLogin(pending)
 	if err != nil {
 		v.logger.InfoContext(ctx, "ui login refused: no login in progress", slog.Bool("sealed_login_sent", pending != ""))
-		return ports.Session{}, fmt.Errorf("%w: no sign-in is in progress in this browser: it was completed or abandoned, it expired, or it was started in another browser or one that blocks cookies", ErrLoginState)
+		return ports.Session{}, refusal(ErrLoginState, "no sign-in is in progress in this browser: it was completed or abandoned, it expired, or it was started in another browser or one that blocks cookies")
 	}
 	refuse := func(err error) (ports.Session, error) {
 		v.logger.InfoContext(ctx, "ui login refused", slog.String("tenant", l.Tenant), slog.String("reason", err.Error()))
 		return ports.Session{}, err
 	}
 	if now.After(l.Until) {
-		return refuse(fmt.Errorf("%w: the sign-in took longer than %s; start again", ErrLoginState, LoginLifetime))
+		return refuse(refusal(ErrLoginState, "the sign-in took longer than %s; start again", LoginLifetime))
 	}
 	if subtle.ConstantTimeCompare([]byte(a.State), []byte(l.State)) != 1 {
-		return refuse(fmt.Errorf("%w: the provider's answer does not belong to the sign-in started in this browser (state mismatch)", ErrLoginState))
+		return refuse(refusal(ErrLoginState, "the provider's answer does not belong to the sign-in started in this browser (state mismatch)"))
 	}
 	if a.Error != "" {
-		return refuse(fmt.Errorf("%w: the identity provider refused the sign-in (%s)", ErrUnauthenticated, authorizationError(a.Error)))
+		return refuse(refusal(ErrUnauthenticated, "the identity provider refused the sign-in (%s)", authorizationError(a.Error)))
 	}
 	if a.Code == "" {
-		return refuse(fmt.Errorf("%w: the identity provider's answer carries no code", ErrUnauthenticated))
+		return refuse(refusal(ErrUnauthenticated, "the identity provider's answer carries no code"))
 	}
 	p, err := v.finishLogin(ctx, l, a.Code)
 	if err != nil {
@@ -182,7 +184,7 @@ func (v *Validator) Session(ctx context.Context, sid string) (ports.Session, err
 // a browser without a session gets a new one of the development tenant.
 func (v *Validator) DevelopmentSession(ctx context.Context, sid string) (ports.Session, error) {
 	if !v.cfg.PermitAll {
-		return ports.Session{}, fmt.Errorf("%w: permit-all is off", ErrUnauthenticated)
+		return ports.Session{}, refusal(ErrUnauthenticated, "permit-all is off")
 	}
 	if s, err := v.Session(ctx, sid); err == nil {
 		return s, nil

@@ -44,7 +44,8 @@ func errorHandler(logger *slog.Logger, p pages) echo.HTTPErrorHandler {
 
 func problemFor(err error) problem.Problem {
 	if errors.Is(err, signer.ErrNoControlDatabase) {
-		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", err.Error())
+		// The sentinel's own words, whatever wrapped it on the way.
+		return problem.New(http.StatusServiceUnavailable, "signing-unavailable", signer.ErrNoControlDatabase.Error())
 	}
 	refusal, isRefusal := errors.AsType[*signer.RefusalError](err)
 	for _, r := range refusals {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/servers/internal/problem"
 )
@@ -37,34 +36,25 @@ func authMiddleware(a *validator.Validator, logger *slog.Logger) echo.Middleware
 }
 
 // authProblem answers a refused request: 401 with a Bearer challenge,
-// 403, or 502. A 401's detail is the refusal's fixed reason
-// (oidc.Reason): never the token, nor what it claims unverified (the
-// tenant, the key ID), nor the tenant's provider.
+// 403, or 502. A 401's and a 403's detail is the refusal's
+// (validator.RefusalError.Detail, for a token the verifier's fixed
+// reason): never the token, nor what it claims unverified (the tenant,
+// the key ID), nor the tenant's provider.
 func authProblem(c echo.Context, logger *slog.Logger, err error) error {
 	var p problem.Problem
 	switch {
 	case errors.Is(err, validator.ErrUnauthenticated):
 		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="svc-dss"`)
-		detail := "a valid bearer token of a tenant is required"
-		if e, ok := errors.AsType[*oidc.TokenError](err); ok {
-			detail += ": " + e.Reason.String()
-		}
-		p = problem.New(http.StatusUnauthorized, "unauthenticated", detail)
+		p = problem.New(http.StatusUnauthorized, "unauthenticated", withDetail("a valid bearer token of a tenant is required", err))
 	case errors.Is(err, validator.ErrForbidden):
-		p = problem.New(http.StatusForbidden, "forbidden", reason(err))
+		detail := refusalDetail(err)
+		if detail == "" {
+			detail = "the tenant may not use this service"
+		}
+		p = problem.New(http.StatusForbidden, "forbidden", detail)
 	default:
 		logger.ErrorContext(c.Request().Context(), "authentication could not run", slog.String("error", err.Error()))
 		p = problem.New(http.StatusBadGateway, "infrastructure-failure", "authentication could not run: the control database or the identity provider did not answer; quote the request id when reporting it")
 	}
 	return problem.Write(c, p)
-}
-
-// reason is the last part of an error chain's message: what the caller
-// may be told.
-func reason(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		return msg[i+2:]
-	}
-	return msg
 }

@@ -102,25 +102,34 @@ func uiProblem(err error) (problem.Problem, bool) {
 	case errors.Is(err, validator.ErrUnknownTenant):
 		return problem.New(http.StatusNotFound, "unknown-tenant", "No tenant with this ID is registered for signing in here: it is unknown, disabled, or has no identity provider. Check the address you were given."), true
 	case errors.Is(err, validator.ErrLoginState):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in could not be completed: "+after(err, validator.ErrLoginState)+". Start it again."), true
+		return problem.New(http.StatusUnauthorized, "unauthenticated", withDetail("The sign-in could not be completed", err)+". Start it again."), true
 	case errors.Is(err, validator.ErrUnauthenticated):
-		return problem.New(http.StatusUnauthorized, "unauthenticated", "The sign-in failed: "+after(err, validator.ErrUnauthenticated)+"."), true
+		return problem.New(http.StatusUnauthorized, "unauthenticated", withDetail("The sign-in failed", err)+"."), true
 	case errors.Is(err, validator.ErrForbidden):
-		return problem.New(http.StatusForbidden, "forbidden", "Access refused: "+after(err, validator.ErrForbidden)+"."), true
+		return problem.New(http.StatusForbidden, "forbidden", withDetail("Access refused", err)+"."), true
 	case errors.Is(err, validator.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."), true
 	}
 	return problem.Problem{}, false
 }
 
-// after is the part of err's message after sentinel's: the reason the
-// user may be told.
-func after(err, sentinel error) string {
-	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, sentinel.Error()+": "); ok {
-		return rest
+// refusalDetail is the Detail of err's *validator.RefusalError: why the
+// request, sign-in or session was refused, in the words the application
+// chose where it refused; "" when err carries none. The error's text is
+// never shown: it may hold what the log alone should.
+func refusalDetail(err error) string {
+	if r, ok := errors.AsType[*validator.RefusalError](err); ok {
+		return r.Detail
 	}
-	return msg
+	return ""
+}
+
+// withDetail is lead, followed by err's refusal detail when it has one.
+func withDetail(lead string, err error) string {
+	if d := refusalDetail(err); d != "" {
+		return lead + ": " + d
+	}
+	return lead
 }
 
 // wantsPage reports a request whose error is a page: one of the UI, or a
