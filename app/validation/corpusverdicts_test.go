@@ -24,7 +24,7 @@ const corpusVerdictsGolden = "testdata/corpus-verdicts.golden"
 // the lines that differ, whether it is a regression or an improvement;
 // when it is meant, rewrite the file with
 //
-//	go test ./app -run TestCorpusVerdicts -update
+//	go test ./app/validation -run TestCorpusVerdicts -update
 //
 // and let the diff of the golden file show the change in review.
 func TestCorpusVerdicts(t *testing.T) {
@@ -34,8 +34,8 @@ func TestCorpusVerdicts(t *testing.T) {
 	}
 	v := conformanceValidator(t)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Verdicts of the corpus cases (../shared/corpus/MANIFEST.tsv, formats %s) as the\n", strings.Join(conformanceFormats, ", "))
-	b.WriteString("# conformance tests validate them. Written by go test ./app -run TestCorpusVerdicts -update.\n")
+	fmt.Fprintf(&b, "# Our verdicts on the real-world corpus cases (formats %s), by case ID, as the\n", strings.Join(conformanceFormats, ", "))
+	b.WriteString("# conformance tests validate them. Written by go test ./app/validation -run TestCorpusVerdicts -update.\n")
 	b.WriteString("# case\tsignature\tindication\tsub-indication\tsignatureFormat\n")
 	for _, c := range cases {
 		r, err := validateCase(t, v, c)
@@ -68,10 +68,10 @@ func TestCorpusVerdicts(t *testing.T) {
 	}
 	want, err := os.ReadFile(corpusVerdictsGolden)
 	if err != nil {
-		t.Fatalf("%v (go test ./app -run TestCorpusVerdicts -update writes it)", err)
+		t.Fatalf("%v (go test ./app/validation -run TestCorpusVerdicts -update writes it)", err)
 	}
 	if d := lineDiff(string(want), got); d != "" {
-		t.Errorf("the verdicts differ from %s (- golden, + now); if the change is meant, run go test ./app -run TestCorpusVerdicts -update:\n%s", corpusVerdictsGolden, d)
+		t.Errorf("the verdicts differ from %s (- golden, + now); if the change is meant, run go test ./app/validation -run TestCorpusVerdicts -update:\n%s", corpusVerdictsGolden, d)
 	}
 }
 

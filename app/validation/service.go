@@ -12,6 +12,7 @@ import (
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -36,6 +37,9 @@ type Service struct {
 	readers    []ports.DocumentReader
 	revocation ports.RevocationSource
 	issuers    ports.CertificateSource
+	// algorithms are the cryptographic constraints every validation
+	// applies, built once.
+	algorithms algorithm.Catalogue
 }
 
 // An Option changes how New wires validation.
@@ -98,6 +102,7 @@ func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts
 		thresholds: freshness.Thresholds{WarnAfter: cfg.Trust.WarnAfter, FailAfter: cfg.Trust.FailAfter, FailureThreshold: cfg.Trust.FailureThreshold,
 			WithdrawalWindow: cfg.Trust.WithdrawalWindow},
 		anchors:    &anchorCache{},
+		algorithms: algorithm.Default(),
 		formats:    o.formats,
 		readers:    o.formats.Readers(),
 		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),

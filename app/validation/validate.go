@@ -94,7 +94,7 @@ func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o Vali
 	if at.IsZero() {
 		at = v.clock()
 	}
-	policy := etsi.Policy{ValidationTime: at}
+	policy := etsi.Policy{ValidationTime: at, Algorithms: &v.algorithms}
 	if err := policy.Validate(); err != nil {
 		return report.Validation{}, fmt.Errorf("app: %w", err)
 	}

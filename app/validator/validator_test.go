@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -73,25 +72,15 @@ func newEnv(t *testing.T) *env {
 // validator builds the application over e's lists with env on top.
 func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *logBuffer) {
 	t.Helper()
-	dir := t.TempDir()
-	ks, err := e.eco.OJKeystore("pw")
+	lists, err := e.eco.ValidatorEnv(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ksPath, chPath := filepath.Join(dir, "oj.p12"), filepath.Join(dir, "ch.der")
-	if err := os.WriteFile(ksPath, ks, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(chPath, e.eco.SwissSignerDER(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	base := []string{
+	base := append([]string{
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + e.cacheDir,
-		"SVC_DSS_VALIDATOR_LOTL_URL=" + e.eco.LOTLURL, "SVC_DSS_VALIDATOR_OJ_KEYSTORE=" + ksPath, "SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
-		"SVC_DSS_VALIDATOR_CH_TL_URL=" + e.eco.SwissURL, "SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT=" + chPath,
 		// far from the test's time: only the catch-up may run
 		"SVC_DSS_VALIDATOR_REFRESH_CRON=0 0 3 1 1 *",
-	}
+	}, lists...)
 	cfg, err := config.LoadValidator(nil, append(base, env...), io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,26 +39,11 @@ func ecosystemFor(t *testing.T, p *pki.PKI) (*tl.Ecosystem, []string) {
 	}
 	t.Cleanup(func() { eco.Close() })
 	dir := t.TempDir()
-	ks, err := eco.OJKeystore("pw")
+	lists, err := eco.ValidatorEnv(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(name string, data []byte) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	return eco, []string{
-		"SVC_DSS_VALIDATOR_PERMIT_ALL=true",
-		"SVC_DSS_VALIDATOR_LOTL_URL=" + eco.LOTLURL,
-		"SVC_DSS_VALIDATOR_OJ_KEYSTORE=file:" + write("oj.p12", ks),
-		"SVC_DSS_VALIDATOR_OJ_KEYSTORE_PASSWORD=pw",
-		"SVC_DSS_VALIDATOR_CH_TL_URL=" + eco.SwissURL,
-		"SVC_DSS_VALIDATOR_CH_TL_SIGNER_CERT=" + write("ch.der", eco.SwissSignerDER()),
-		"SVC_DSS_TL_CACHE=" + filepath.Join(dir, "cache"),
-	}
+	return eco, append([]string{"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + filepath.Join(dir, "cache")}, lists...)
 }
 
 func command(t *testing.T, env []string, args ...string) (int, string, string) {
