@@ -20,7 +20,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/realworld"
-	"github.com/svc-dss/dss/ports"
 )
 
 var benchSizes = []struct {
@@ -32,23 +31,19 @@ var benchSizes = []struct {
 	{"10MB", 10 << 20},
 }
 
-// benchValidator is a Service without trusted lists (the fixture root
-// comes as an extra anchor), its clock pinned to at; offline fetches
-// nothing.
-func benchValidator(b *testing.B, at time.Time, offline bool) *validation.Service {
+// benchValidator is a validator without trusted lists, trusting
+// anchors, at at; offline fetches nothing, online reaches the fixture
+// PKI on 127.0.0.1.
+func benchValidator(b *testing.B, at time.Time, offline bool, anchors ...*x509.Certificate) *validation.Validator {
 	b.Helper()
-	env := []string{
-		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + b.TempDir(),
-		// Never fetched: the store stays empty.
-		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/x",
-		"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false",
+	opts := []validation.Option{validation.WithTime(at), validation.WithEgress(validation.Egress{AllowPrivateNetworks: true})}
+	if len(anchors) > 0 {
+		opts = append(opts, validation.WithPrivateAnchors(anchors...))
 	}
-	cfg, err := config.LoadValidator(nil, env, io.Discard)
-	if err != nil {
-		b.Fatal(err)
+	if offline {
+		opts = append(opts, validation.Offline())
 	}
-	cfg.Offline = offline
-	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
+	v, err := validation.New(context.Background(), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +61,7 @@ func BenchmarkValidateCAdES(b *testing.B) {
 	srv.SetClock(func() time.Time { return at })
 	anchors := []*x509.Certificate{srv.Root.Certificate}
 	for _, level := range []cades.Level{cades.B, cades.LT} {
-		v := benchValidator(b, at, level == cades.LT)
+		v := benchValidator(b, at, level == cades.LT, anchors...)
 		for _, size := range benchSizes {
 			b.Run(fmt.Sprintf("%v/%s", level, size.name), func(b *testing.B) {
 				content := make([]byte, size.n)
@@ -79,17 +74,16 @@ func BenchmarkValidateCAdES(b *testing.B) {
 					b.Fatal(err)
 				}
 				doc := document(sig, content, true)
-				o := validation.ValidateOptions{At: at, ExtraAnchors: anchors}
 				// One run outside the timer checks the fixture passes, so
 				// the figures are those of a successful validation.
-				sum, err := v.Validate(context.Background(), doc, o)
-				if err != nil || !sum.Valid {
-					b.Fatalf("fixture does not validate: %v %+v", err, sum.Signatures)
+				res, err := v.Validate(context.Background(), doc)
+				if err != nil || !res.Summary.Valid {
+					b.Fatalf("fixture does not validate: %v %+v", err, res)
 				}
 				b.SetBytes(int64(size.n))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := v.Validate(context.Background(), doc, o); err != nil {
+					if _, err := v.Validate(context.Background(), doc); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -136,25 +130,20 @@ func BenchmarkValidateWithEUSnapshot(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Offline = true
-	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), func() time.Time { return at })
-	if err != nil {
-		b.Fatal(err)
-	}
-	v.Trust().LoadCache(context.Background())
+	v := serviceValidator(b, cfg, slog.New(slog.DiscardHandler), func() time.Time { return at }, validation.WithPrivateAnchors(srv.Root.Certificate))
 	content := []byte("contract")
 	sig, err := cades.Sign(content, cades.Options{PKI: srv.PKI, Signer: srv.SignerRSA, Level: cades.LT, Detached: true, SigningTime: at.Add(-12 * time.Hour)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	doc := document(sig, content, true)
-	o := validation.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{srv.Root.Certificate}}
-	sum, err := v.Validate(context.Background(), doc, o)
-	if err != nil || !sum.Valid {
-		b.Fatalf("fixture does not validate: %v %+v", err, sum.Signatures)
+	res, err := v.Validate(context.Background(), doc)
+	if err != nil || !res.Summary.Valid {
+		b.Fatalf("fixture does not validate: %v %+v", err, res)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := v.Validate(context.Background(), doc, o); err != nil {
+		if _, err := v.Validate(context.Background(), doc); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -171,8 +160,7 @@ func BenchmarkValidatePAdES(b *testing.B) {
 		b.Fatal(err)
 	}
 	at := pki.ReferenceTime
-	v := benchValidator(b, at, true)
-	o := validation.ValidateOptions{At: at, ExtraAnchors: []*x509.Certificate{p.Root.Certificate}}
+	v := benchValidator(b, at, true, p.Root.Certificate)
 	for _, size := range []struct {
 		name string
 		n    int
@@ -182,18 +170,18 @@ func BenchmarkValidatePAdES(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			doc := ports.Document{Name: "doc.pdf", Data: d.Bytes()}
+			doc := validation.Document{Name: "doc.pdf", Data: d.Bytes()}
 			b.Run(fmt.Sprintf("%s/%dsig", size.name, sigs), func(b *testing.B) {
-				sum, err := v.Validate(context.Background(), doc, o)
-				if err != nil || !sum.Valid || len(sum.Signatures) != sigs {
-					b.Fatalf("fixture does not validate: %v %+v", err, sum.Signatures)
+				res, err := v.Validate(context.Background(), doc)
+				if err != nil || !res.Summary.Valid || len(res.Summary.Signatures) != sigs {
+					b.Fatalf("fixture does not validate: %v %+v", err, res)
 				}
 				b.SetBytes(int64(len(doc.Data)))
 				b.ReportAllocs()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				for b.Loop() {
-					if _, err := v.Validate(context.Background(), doc, o); err != nil {
+					if _, err := v.Validate(context.Background(), doc); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,7 +1,6 @@
 package validation_test
 
 import (
-	"context"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
@@ -37,7 +36,7 @@ var conformanceTime = time.Date(2026, 4, 15, 0, 0, 0, 0, time.UTC)
 // conformanceValidator is the application as the validate command builds
 // it with --offline: nothing is fetched, and the trust store is never
 // loaded, so the only anchors are those a case supplies.
-func conformanceValidator(t *testing.T) *validation.Service {
+func conformanceValidator(t *testing.T) *validation.Validator {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.LoadValidator(nil, []string{
@@ -51,10 +50,7 @@ func conformanceValidator(t *testing.T) *validation.Service {
 		t.Fatal(err)
 	}
 	cfg.Offline = true
-	v, err := validation.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return conformanceTime })
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := serviceValidator(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return conformanceTime })
 	return v
 }
 
@@ -95,19 +91,19 @@ func conformanceAt(t *testing.T, c realworld.Case) time.Time {
 
 // conformanceDocument reads the document of c with its detached content,
 // and its trust anchors.
-func conformanceDocument(t *testing.T, c realworld.Case) (ports.Document, []*x509.Certificate) {
+func conformanceDocument(t *testing.T, c realworld.Case) (validation.Document, []*x509.Certificate) {
 	t.Helper()
 	data, err := os.ReadFile(realworld.File(t, c.ID))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := ports.Document{Name: c.ID, Data: data}
+	doc := validation.Document{Name: c.ID, Data: data}
 	for _, p := range c.Detached {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc.Detached = append(doc.Detached, ports.Detached{Name: filepath.Base(p), Data: b})
+		doc.Detached = append(doc.Detached, validation.Part{Name: filepath.Base(p), Data: b})
 	}
 	var anchors []*x509.Certificate
 	for _, p := range c.Anchors {
@@ -437,10 +433,10 @@ func conformanceCases(t *testing.T, formats ...string) []realworld.Case {
 // validateCase validates the document of c on v as the conformance tests
 // do: at the case's validation time, with its detached content and its
 // trust anchors as the command's --trust-anchor.
-func validateCase(t *testing.T, v *validation.Service, c realworld.Case) (report.Validation, error) {
+func validateCase(t *testing.T, v *validation.Validator, c realworld.Case) (report.Validation, error) {
 	t.Helper()
 	doc, anchors := conformanceDocument(t, c)
-	return v.ValidateReport(context.Background(), doc, validation.ValidateOptions{At: conformanceAt(t, c), ExtraAnchors: anchors})
+	return validateReport(v, doc, conformanceAt(t, c), anchors...)
 }
 
 // The same document, snapshot and time give the same summary, byte for

@@ -1,7 +1,6 @@
 package validation_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
-	"github.com/svc-dss/dss/ports"
 )
 
 // Issue 16: "Several detached parts: the summary says which part a
@@ -26,23 +24,23 @@ func TestValidateDetachedParts(t *testing.T) {
 	s := newValidation(t, pki.ReferenceTime)
 	content := []byte("the contract\n")
 	sig := s.sign(t, content, cades.Options{Level: cades.B, Detached: true, SigningTime: signedYesterday})
-	annex := ports.Detached{Name: "annex.txt", Data: []byte("an annex nobody signed\n")}
-	contract := ports.Detached{Name: "contract.txt", Data: content}
+	annex := validation.Part{Name: "annex.txt", Data: []byte("an annex nobody signed\n")}
+	contract := validation.Part{Name: "contract.txt", Data: content}
 	tests := []struct {
 		name       string
-		parts      []ports.Detached
+		parts      []validation.Part
 		signedData []string
 		unsigned   []string // the parts warned of, in upload order
 	}{
-		{"one signed, one not", []ports.Detached{annex, contract}, []string{"contract.txt"}, []string{"annex.txt"}},
-		{"the signed one only", []ports.Detached{contract}, []string{"contract.txt"}, nil},
-		{"none signed", []ports.Detached{annex}, nil, []string{"annex.txt"}},
+		{"one signed, one not", []validation.Part{annex, contract}, []string{"contract.txt"}, []string{"annex.txt"}},
+		{"the signed one only", []validation.Part{contract}, []string{"contract.txt"}, nil},
+		{"none signed", []validation.Part{annex}, nil, []string{"annex.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			doc := ports.Document{Name: "contract.p7s", Data: sig, Detached: tt.parts}
-			sum, err := s.v.Validate(context.Background(), doc, validation.ValidateOptions{At: s.at})
+			doc := validation.Document{Name: "contract.p7s", Data: sig, Detached: tt.parts}
+			sum, err := validate(s.v, doc, s.at)
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			r := sum.Signatures[0]

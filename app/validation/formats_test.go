@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	"github.com/matryer/is"
 
 	registry "github.com/svc-dss/dss/adapters/formats"
-	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -42,19 +39,11 @@ func (fakeReader) Read(_ context.Context, doc ports.Document) ([]ades.Signature,
 		Value:       ades.Check{Done: true, Valid: true, Algorithm: "ECDSA-SHA256"}}}, nil
 }
 
-// offlineValidator is a validator without trusted lists, database or
-// network, with opts.
-func offlineValidator(t *testing.T, opts ...validation.Option) *validation.Service {
+// offlineValidator is a validator without trusted lists or network,
+// with opts.
+func offlineValidator(t *testing.T, opts ...validation.Option) *validation.Validator {
 	t.Helper()
-	cfg, err := config.LoadValidator(nil, []string{
-		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + t.TempDir(),
-		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/eu-lotl.xml", "SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
-	}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Offline = true
-	v, err := validation.New(cfg, slog.New(slog.DiscardHandler), time.Now, opts...)
+	v, err := validation.New(context.Background(), append([]validation.Option{validation.Offline()}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,29 +57,28 @@ func offlineValidator(t *testing.T, opts ...validation.Option) *validation.Servi
 func TestValidatorReadsTheRegisteredFormats(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	v := offlineValidator(t, validation.WithFormats(registry.Default().With(fakeFormat)))
-	ctx := context.Background()
+	v := offlineValidator(t, validation.WithRegistry(registry.Default().With(fakeFormat)))
 
-	sum, err := v.Validate(ctx, ports.Document{Name: "a.fake", Data: []byte("FAKE signature")}, validation.ValidateOptions{})
+	sum, err := validate(v, validation.Document{Name: "a.fake", Data: []byte("FAKE signature")}, time.Time{})
 	is.NoErr(err)
 	is.Equal(sum.SignatureCount, 1)
 	is.Equal(sum.Signatures[0].SignatureID, "fake-1")
 	is.Equal(sum.Signatures[0].SignatureFormat, "XAdES_BASELINE_B")
 	is.Equal(*sum.Signatures[0].SubIndication, verdict.SubNoSigningCertificateFound)
 
-	_, err = v.Validate(ctx, ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validation.ValidateOptions{})
+	_, err = validate(v, validation.Document{Name: "a.txt", Data: []byte("hello, world")}, time.Time{})
 	is.True(errors.Is(err, validation.ErrUnreadable))
 	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (CAdES, PAdES, FAKE)")
 
-	_, err = v.Validate(ctx, ports.Document{Name: "b.fake", Data: []byte("FAKE broken")}, validation.ValidateOptions{})
+	_, err = validate(v, validation.Document{Name: "b.fake", Data: []byte("FAKE broken")}, time.Time{})
 	u, ok := errors.AsType[*validation.UnreadableError](err)
 	is.True(ok)
 	is.Equal(u.Reason(), "unreadable document: it is in a format this service reads (CAdES, PAdES, FAKE), but its structure cannot be read")
 	is.Equal(err.Error(), "unreadable document: fake: b.fake is broken")
 
 	// A registry of the fake alone reads no PDF.
-	v = offlineValidator(t, validation.WithFormats(registry.New(fakeFormat)))
-	_, err = v.Validate(ctx, ports.Document{Name: "a.pdf", Data: []byte("%PDF-1.7\n")}, validation.ValidateOptions{})
+	v = offlineValidator(t, validation.WithRegistry(registry.New(fakeFormat)))
+	_, err = validate(v, validation.Document{Name: "a.pdf", Data: []byte("%PDF-1.7\n")}, time.Time{})
 	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (FAKE)")
 }
 
@@ -101,7 +89,7 @@ func TestAPIDocsNameTheRegisteredFormats(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	v := offlineValidator(t)
-	_, err := v.Validate(context.Background(), ports.Document{Name: "a.txt", Data: []byte("hello, world")}, validation.ValidateOptions{})
+	_, err := validate(v, validation.Document{Name: "a.txt", Data: []byte("hello, world")}, time.Time{})
 	is.True(err != nil)
 	doc, rerr := os.ReadFile("../../docs/validate-api.md")
 	is.NoErr(rerr)

@@ -1,7 +1,6 @@
 package validation_test
 
 import (
-	"context"
 	"crypto/x509"
 	"fmt"
 	"io"
@@ -22,12 +21,11 @@ import (
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/realworld"
-	"github.com/svc-dss/dss/ports"
 )
 
 // euSnapshotValidator is conformanceValidator with the corpus's 2023 EU
 // snapshot loaded from the cache (thousands of anchors), offline.
-func euSnapshotValidator(t *testing.T) *validation.Service {
+func euSnapshotValidator(t *testing.T) *validation.Validator {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.LoadValidator(nil, []string{
@@ -42,16 +40,13 @@ func euSnapshotValidator(t *testing.T) *validation.Service {
 	}
 	cfg.Offline = true
 	logger := slog.New(slog.DiscardHandler)
-	v, err := validation.New(cfg, logger, func() time.Time { return conformanceTime })
-	if err != nil {
-		t.Fatal(err)
-	}
 	cache, err := tlcache.Open(dir, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fillCorpusCache(t, cache)
-	snap := v.Trust().LoadCache(context.Background())
+	v := serviceValidator(t, cfg, logger, func() time.Time { return conformanceTime })
+	snap := v.Snapshot()
 	loaded := 0
 	for _, l := range snap.Lists {
 		if l.List != nil && l.Authenticity == trust.AuthValid {
@@ -83,19 +78,18 @@ func TestPAdESLevelWhateverListsAreLoaded(t *testing.T) {
 	none, eu := conformanceValidator(t), euSnapshotValidator(t)
 	for _, c := range cases {
 		doc, anchors := conformanceDocument(t, c)
-		o := validation.ValidateOptions{At: conformanceAt(t, c)}
+		at := conformanceAt(t, c)
 		runs := []struct {
 			name string
-			v    *validation.Service
-			o    validation.ValidateOptions
+			v    *validation.Validator
 		}{
-			{"no list", none, o},
-			{"EU snapshot", eu, o},
-			{"the case's anchors", none, validation.ValidateOptions{At: o.At, ExtraAnchors: anchors}},
+			{"no list", none.At(at)},
+			{"EU snapshot", eu.At(at)},
+			{"the case's anchors", none.At(at).Trusting(anchors...)},
 		}
 		var formats [][]string
 		for _, run := range runs {
-			r, err := run.v.ValidateReport(context.Background(), doc, run.o)
+			r, err := validateReport(run.v, doc, time.Time{})
 			if err != nil {
 				formats = append(formats, []string{"error: " + err.Error()})
 				continue
@@ -151,18 +145,18 @@ func TestPAdESLevelEvidenceDependsOnAnchors(t *testing.T) {
 	objs[store] = fmt.Sprintf("<< /Type /DSS /Certs [%s] /OCSPs [%s] >>", strings.Join(certs, " "), pades.Ref(ocsp))
 	objs[catalog] = strings.TrimSuffix(body, " >>") + " /DSS " + pades.Ref(store) + " >>"
 	d.Update(objs, 0)
-	doc := ports.Document{Name: "doc.pdf", Data: d.Bytes()}
+	doc := validation.Document{Name: "doc.pdf", Data: d.Bytes()}
 
 	for _, run := range []struct {
 		name        string
-		v           *validation.Service
+		v           *validation.Validator
 		anchors     []*x509.Certificate
 		unsupported bool
 	}{
 		{"with the lists", s.v, nil, false},
 		{"with the root only", conformanceValidator(t), []*x509.Certificate{p.Root.Certificate}, true},
 	} {
-		r, err := run.v.ValidateReport(context.Background(), doc, validation.ValidateOptions{At: s.at, ExtraAnchors: run.anchors})
+		r, err := validateReport(run.v, doc, s.at, run.anchors...)
 		is.NoErr(err)
 		is.Equal(len(r.Summary.Signatures), 1)
 		sig := r.Summary.Signatures[0]

@@ -1,7 +1,6 @@
 package validation_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
-	"github.com/svc-dss/dss/ports"
 )
 
 // Issue 15 end to end: a signed document whose later update swaps the
@@ -76,7 +74,7 @@ func TestValidatePAdESAfterSigning(t *testing.T) {
 			d := pades.New(1)
 			is.NoErr(d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.B, SigningTime: s.at.Add(-time.Hour)}))
 			tt.after(d)
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
+			sum, err := validate(s.v, validation.Document{Name: "doc.pdf", Data: d.Bytes()}, s.at)
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			got := sum.Signatures[0]

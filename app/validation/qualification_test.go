@@ -15,7 +15,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
-	"github.com/svc-dss/dss/ports"
 )
 
 // End to end: PAdES documents signed by the EU and Swiss branches of the
@@ -63,7 +62,7 @@ func TestQualificationEndToEnd(t *testing.T) {
 				o.Level, o.TSA = cades.T, tt.tsa
 			}
 			is.NoErr(d.Sign(o))
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
+			sum, err := validate(s.v, validation.Document{Name: "doc.pdf", Data: d.Bytes()}, s.at)
 			is.NoErr(err)
 			r := sum.Signatures[0]
 			is.Equal(r.Indication, verdict.TotalPassed)
@@ -164,8 +163,8 @@ func TestQualificationFromPublishedList(t *testing.T) {
 		if err := s.eco.Publish("DE", spec, 0); err != nil {
 			t.Fatal(err)
 		}
-		s.v.Trust().Refresh(context.Background())
-		sum, err := s.v.Validate(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()}, validation.ValidateOptions{At: s.at})
+		s.v.Refresh(context.Background())
+		sum, err := validate(s.v, validation.Document{Name: "doc.pdf", Data: d.Bytes()}, s.at)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ const PanicLogMessage = "bug: validation panicked"
 // handler's own recovery. It logs the panic with its stack and sets *err
 // to a *PanicError. It must be the deferred function itself, for recover
 // to see the panic.
-func (v *Service) recoverValidation(ctx context.Context, doc ports.Document, err *error) {
+func (v *Validator) recoverValidation(ctx context.Context, doc ports.Document, err *error) {
 	p := recover()
 	if p == nil {
 		return
@@ -56,7 +56,7 @@ func (v *Service) recoverValidation(ctx context.Context, doc ports.Document, err
 // logParserPanic logs, with its stack, a panic of a third-party parser
 // that a reader turned into err, an unreadable document (pdf.Recover):
 // the answer is a 400, but the stack is what pdfcpu's maintainers need.
-func (v *Service) logParserPanic(ctx context.Context, doc ports.Document, err error) {
+func (v *Validator) logParserPanic(ctx context.Context, doc ports.Document, err error) {
 	p, ok := errors.AsType[*pdf.PanicError](err)
 	if !ok {
 		return

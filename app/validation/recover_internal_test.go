@@ -8,15 +8,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/svc-dss/dss/adapters/formats/pdf"
-	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/domain/ades"
 	fixture "github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -79,23 +76,16 @@ func (s *syncBuffer) records(t *testing.T, msg string) []map[string]any {
 	return out
 }
 
-// recoveryValidator is a Service with no trusted list, offline, with
+// recoveryValidator is a Validator with no trusted list, offline, with
 // the given readers (the real ones when none).
-func recoveryValidator(t *testing.T, readers ...ports.DocumentReader) (*Service, *syncBuffer) {
+func recoveryValidator(t *testing.T, readers ...ports.DocumentReader) (*Validator, *syncBuffer) {
 	t.Helper()
-	cfg, err := config.LoadValidator(nil, []string{
-		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + t.TempDir(),
-		"SVC_DSS_VALIDATOR_LOTL_URL=http://127.0.0.1:9/eu-lotl.xml", "SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
-	}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
 	logs := &syncBuffer{}
-	var opts []Option
+	opts := []Option{Offline(), WithLogger(slog.New(slog.NewJSONHandler(logs, nil))), WithTime(pki.ReferenceTime)}
 	if len(readers) > 0 {
 		opts = append(opts, WithReaders(readers...))
 	}
-	v, err := New(cfg, slog.New(slog.NewJSONHandler(logs, nil)), func() time.Time { return pki.ReferenceTime }, opts...)
+	v, err := New(context.Background(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +105,12 @@ func TestValidationPanic(t *testing.T) {
 	tests := []struct {
 		name   string
 		reader ports.DocumentReader
-		setup  func(v *Service)
+		setup  func(v *Validator)
 		value  string // in the panic
 		frame  string // a function the stack names
 	}{
 		{"a reader panics", panickingReader{}, nil, "slice bounds out of range", "validation.panickingReader.Read"},
-		{"a signature worker panics", oneSignature{p.SignerRSA.Certificate}, func(v *Service) { v.issuers = panickingIssuers{} },
+		{"a signature worker panics", oneSignature{p.SignerRSA.Certificate}, func(v *Validator) { v.issuers = panickingIssuers{} },
 			"issuers: boom", "validation.panickingIssuers.Issuers"},
 	}
 	for _, tt := range tests {
@@ -130,9 +120,9 @@ func TestValidationPanic(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(v)
 			}
-			doc := ports.Document{Name: "contract.p7m", Data: []byte("a document")}
+			doc := Document{Name: "contract.p7m", Data: []byte("a document")}
 			for range 2 { // the process is still there, and so is the Validator
-				_, err := v.Validate(context.Background(), doc, ValidateOptions{})
+				_, err := v.Validate(context.Background(), doc)
 				pe, ok := errors.AsType[*PanicError](err)
 				if !ok {
 					t.Fatalf("want a *PanicError, got %v", err)
@@ -161,7 +151,7 @@ func TestValidationPanic(t *testing.T) {
 func TestValidationPdfcpuPanic(t *testing.T) {
 	t.Parallel()
 	v, logs := recoveryValidator(t)
-	_, err := v.Validate(context.Background(), ports.Document{Name: "panic.pdf", Data: fixture.PdfcpuPanic()}, ValidateOptions{})
+	_, err := v.Validate(context.Background(), Document{Name: "panic.pdf", Data: fixture.PdfcpuPanic()})
 	if _, ok := errors.AsType[*UnreadableError](err); !ok {
 		t.Fatalf("want an *UnreadableError, got %v", err)
 	}

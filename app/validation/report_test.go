@@ -3,7 +3,6 @@ package validation_test
 import (
 	"bytes"
 	"context"
-	"crypto/x509"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -22,7 +21,6 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/sampleset"
 	"github.com/svc-dss/dss/fixtures/tl"
-	"github.com/svc-dss/dss/ports"
 )
 
 // sharedXSD is the directory of the ETSI and W3C schemas, in the shared
@@ -51,23 +49,24 @@ func reportsOfSamples(t *testing.T) []sampleReport {
 	is.NoErr(err)
 	root, err := sampleset.PrivateRoot(s.pki.PKI)
 	is.NoErr(err)
-	o := validation.ValidateOptions{At: s.at, ExtraAnchors: []*x509.Certificate{root}}
+	v := s.v.At(s.at).Trusting(root)
 	var out []sampleReport
 	for _, sample := range m.Samples {
-		doc := ports.Document{Name: sample.File, Data: files[sample.File]}
+		doc := validation.Document{Name: sample.File, Data: files[sample.File]}
 		for _, d := range sample.Detached {
-			doc.Detached = append(doc.Detached, ports.Detached{Name: d, Data: files[d]})
+			doc.Detached = append(doc.Detached, validation.Part{Name: d, Data: files[d]})
 		}
-		v, err := s.v.ValidateReport(context.Background(), doc, o)
+		res, err := v.Validate(context.Background(), doc)
 		is.NoErr(err) // sample.File
-		sum, err := s.v.Validate(context.Background(), doc, o)
+		again, err := v.Validate(context.Background(), doc)
 		is.NoErr(err)
-		is.Equal(jsonString(t, v.Summary), jsonString(t, sum))                         // ValidateReport's summary is Validate's
-		is.Equal(jsonString(t, expectedOf(v.Summary)), jsonString(t, sample.Expected)) // the sample's verdict
-		r := sampleReport{file: sample.File, expected: sample.Expected, v: v}
-		r.detailed, err = report.Detailed(v)
+		is.Equal(jsonString(t, res.Validation.Summary), jsonString(t, res.Summary))      // the reports' summary is the result's
+		is.Equal(jsonString(t, again.Summary), jsonString(t, res.Summary))               // deterministic
+		is.Equal(jsonString(t, expectedOf(res.Summary)), jsonString(t, sample.Expected)) // the sample's verdict
+		r := sampleReport{file: sample.File, expected: sample.Expected, v: res.Validation}
+		r.detailed, err = res.DetailedReport()
 		is.NoErr(err)
-		r.etsiVR, err = report.ETSI(v)
+		r.etsiVR, err = res.ETSIReport()
 		is.NoErr(err)
 		out = append(out, r)
 	}

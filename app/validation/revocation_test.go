@@ -2,13 +2,11 @@ package validation_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
 	"time"
 
 	"github.com/matryer/is"
 
-	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
@@ -132,7 +130,7 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 				is := is.New(t)
 				o := tc.opts(side.s.pki.PKI)
 				sig := side.s.sign(t, content, o)
-				r, err := side.s.v.ValidateReport(context.Background(), document(sig, content, false), validation.ValidateOptions{At: at})
+				r, err := validateReport(side.s.v, document(sig, content, false), at)
 				is.NoErr(err)
 				is.Equal(r.Summary.SignatureCount, 1)
 				got := r.Summary.Signatures[0]

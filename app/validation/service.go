@@ -2,16 +2,17 @@ package validation
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/formats"
-	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/tlcache"
-	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/domain/trust"
@@ -19,135 +20,174 @@ import (
 	"github.com/svc-dss/dss/ports"
 )
 
-// Service validates documents: the readers of the formats it reads, the
-// trust store whose snapshot each validation reads, and the
-// certificate-driven egress (revocation data, AIA issuers). It knows no
-// tenant, session nor schedule: the validation service
+// A Validator validates signed documents: it reads their signatures with
+// the readers of the formats it reads, and decides each with the ETSI EN
+// 319 102-1 process against one snapshot of its trust store (the EU and
+// Swiss trusted lists and the private anchors it was given), fetching
+// the revocation data and issuers the documents point to unless it is
+// offline. Build one with [New]; it is safe for concurrent use, and
+// [Validator.Refresh] swaps its trust snapshot atomically under running
+// validations.
+//
+// It knows no tenant, session nor schedule: the validation service
 // (app/validator) authenticates the caller and refreshes the trust store
-// on its schedule. Safe for concurrent use.
-type Service struct {
+// on its schedule, through this front door.
+type Validator struct {
+	*core
+	// at is the validation time of this view; zero: the clock's now.
+	at time.Time
+	// anchors are the private anchors of this view (WithPrivateAnchors,
+	// Trusting).
+	anchors []*x509.Certificate
+}
+
+// core is what the views of a validator share.
+type core struct {
 	logger     *slog.Logger
 	clock      func() time.Time
 	trust      *TrustStore
 	thresholds freshness.Thresholds
-	anchors    *anchorCache
-	// formats are the formats the service reads; readers their readers,
-	// each behind its format's detector, tried in order.
+	anchorSets *anchorCache
+	// formats are the formats the validator reads; readers their
+	// readers, each behind its format's detector, tried in order.
 	formats    *formats.Registry
 	readers    []ports.DocumentReader
 	revocation ports.RevocationSource
 	issuers    ports.CertificateSource
+	// certificates are the untrusted certificates of WithCertificates.
+	certificates []*x509.Certificate
 	// algorithms are the cryptographic constraints every validation
 	// applies, built once.
 	algorithms algorithm.Catalogue
 }
 
-// An Option changes how New wires validation.
-type Option func(*options)
-
-type options struct {
-	readers []ports.DocumentReader // WithReaders
-	formats *formats.Registry
-}
-
-// WithFormats reads the formats of reg instead of those of
-// formats.Default: for tests that register a format of their own. The
-// error for an upload of no format reg reads names reg's formats.
-func WithFormats(reg *formats.Registry) Option {
-	if reg == nil {
-		panic("app: WithFormats: nil registry")
+// New builds a validator from opts. Without options it reads every
+// registered format, trusts no list and no anchor (a signature comes out
+// INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND at best), validates at the
+// time of the call and fetches revocation data online, never from a
+// private address. Trust from a cache (WithListCache, WithListStore) is
+// loaded, and trust from files (WithTrustedListFiles) checked, before
+// New returns; New downloads nothing and starts no goroutine, timer or
+// listener that outlives it. An option that cannot be used is an error
+// that names it.
+func New(ctx context.Context, opts ...Option) (*Validator, error) {
+	s := settings{logger: slog.New(slog.DiscardHandler), clock: time.Now, thresholds: DefaultThresholds(), registry: formats.Default(), set: map[string]bool{}}
+	for _, o := range opts {
+		if o.apply == nil {
+			return nil, errors.New("validation: the zero Option")
+		}
+		if err := o.apply(&s); err != nil {
+			return nil, fmt.Errorf("validation: %s: %w", o.name, err)
+		}
 	}
-	return func(o *options) { o.formats = reg }
-}
-
-// WithReaders replaces the document readers (CAdES, then PAdES) with
-// readers, tried in this order: for tests that need a reader of their
-// own, one that fails or panics.
-func WithReaders(readers ...ports.DocumentReader) Option {
-	return func(o *options) { o.readers = readers }
-}
-
-// New wires validation for cfg: its trust store (empty until LoadCache or
-// Refresh runs; nothing schedules them here), the readers of the formats
-// of formats.Default, and the certificate-driven egress through the
-// guarded client (validation-service.md, "Egress control"). It logs the
-// start-up warnings of trust and egress configuration and never fails
-// for trust configuration: a missing keystore is a warning and a banner,
-// not a refusal (§1).
-func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Service, error) {
-	o := options{formats: formats.Default()}
-	for _, opt := range opts {
-		opt(&o)
+	if err := s.exclusive(
+		[]string{"WithListCache", "WithListStore", "WithTrustedListFiles"},
+		[]string{"WithEULOTL", "WithTrustedListFiles"},
+		[]string{"WithSwissList", "WithTrustedListFiles"},
+		[]string{"WithFormats", "WithReaders"},
+	); err != nil {
+		return nil, err
 	}
-	ts, err := newTrustStore(cfg, logger, clock)
+	if (s.listCache != "" || s.listStore != nil) && s.lotl == nil && s.swiss == nil {
+		name := "WithListCache"
+		if s.listStore != nil {
+			name = "WithListStore"
+		}
+		return nil, fmt.Errorf("validation: %s: names no list to read: give WithEULOTL or WithSwissList", name)
+	}
+	reg := s.registry
+	if s.formatNames != nil {
+		var err error
+		if reg, err = selectFormats(reg, s.formatNames); err != nil {
+			return nil, fmt.Errorf("validation: WithFormats: %w", err)
+		}
+	}
+	ts, err := s.trustStore(ctx)
 	if err != nil {
 		return nil, err
 	}
 	client, err := egress.NewCertClient(egress.Options{
-		ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
-		AllowPrivateNetworksUnsafe: !cfg.Egress.DenyPrivateNetworks,
-		AllowedHosts:               cfg.Egress.AllowedHosts,
+		ProxyHost: s.egress.ProxyHost, ProxyPort: s.egress.ProxyPort,
+		AllowPrivateNetworksUnsafe: s.egress.AllowPrivateNetworks,
+		AllowedHosts:               s.egress.AllowedHosts,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
+		return nil, fmt.Errorf("validation: WithEgress: %w", err)
 	}
-	if !cfg.Egress.DenyPrivateNetworks {
-		logger.Warn("svc.dss.validator.egress.deny-private-networks is false: certificate-driven fetches may reach private and loopback addresses")
+	c := &core{
+		logger:       s.logger,
+		clock:        s.clock,
+		trust:        ts,
+		thresholds:   s.thresholds,
+		anchorSets:   &anchorCache{},
+		algorithms:   algorithm.Default(),
+		formats:      reg,
+		readers:      reg.Readers(),
+		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline),
+		issuers:      egress.NewIssuerSource(client, s.logger, s.offline),
+		certificates: s.certificates,
 	}
-	cache := egress.NewRevocationCache(clock, egress.CacheOptions{})
-	s := &Service{
-		logger: logger,
-		clock:  clock,
-		trust:  ts,
-		thresholds: freshness.Thresholds{WarnAfter: cfg.Trust.WarnAfter, FailAfter: cfg.Trust.FailAfter, FailureThreshold: cfg.Trust.FailureThreshold,
-			WithdrawalWindow: cfg.Trust.WithdrawalWindow},
-		anchors:    &anchorCache{},
-		algorithms: algorithm.Default(),
-		formats:    o.formats,
-		readers:    o.formats.Readers(),
-		revocation: egress.NewRevocationSource(client, cache, logger, cfg.Offline),
-		issuers:    egress.NewIssuerSource(client, logger, cfg.Offline),
+	if s.readers != nil {
+		c.readers = s.readers
 	}
-	if o.readers != nil {
-		s.readers = o.readers
+	switch {
+	case s.files != nil:
+		ts.Refresh(ctx)
+	case s.listCache != "" || s.listStore != nil:
+		ts.LoadCache(ctx)
 	}
-	return s, nil
+	return &Validator{core: c, at: s.at, anchors: s.anchors}, nil
 }
 
-func newTrustStore(cfg config.Validator, logger *slog.Logger, clock func() time.Time) (*TrustStore, error) {
-	src := TrustSources{LOTLURL: cfg.EU.LOTLURL, OJSource: cfg.EU.OJKeystore.Path}
-	if certs, err := keystore.ReadTrustStore(cfg.EU.OJKeystore.Path, cfg.EU.OJKeystoreType, cfg.EU.OJKeystorePassword); err != nil {
-		logger.Warn("EU LOTL signer keystore unusable: the LOTL and every member-state list are held unauthenticated until it is supplied",
-			slog.String("key", "svc.dss.validator.eu.oj-keystore"), slog.String("file", cfg.EU.OJKeystore.Path), slog.String("error", err.Error()))
-	} else {
-		src.OJCerts = certs
+// trustStore builds the trust store the options describe.
+func (s *settings) trustStore(ctx context.Context) (*TrustStore, error) {
+	var src TrustSources
+	if s.lotl != nil {
+		src.LOTLURL, src.OJCerts, src.OJSource = s.lotl.URL, s.lotl.Signers, s.lotl.SignersFrom
 	}
-	if cfg.Swiss.Enabled {
-		src.SwissURL, src.SwissSource = cfg.Swiss.TLURL, cfg.Swiss.TLSignerCert.Path
-		if certs, err := keystore.ReadCertificateFile(cfg.Swiss.TLSignerCert.Path); err != nil {
-			logger.Warn("Swiss trusted-list signer certificate unusable: the Swiss list is held unauthenticated until it is supplied",
-				slog.String("key", "svc.dss.validator.swiss.ch-tl-signer-cert"), slog.String("file", cfg.Swiss.TLSignerCert.Path), slog.String("error", err.Error()))
-		} else {
-			src.SwissCerts = certs
+	if s.swiss != nil {
+		src.SwissURL, src.SwissCerts, src.SwissSource = s.swiss.URL, s.swiss.Signers, s.swiss.SignersFrom
+	}
+	var cache ports.TrustListCache = tlcache.NewMemory()
+	var source ports.TrustListSource
+	switch {
+	case s.files != nil:
+		f := s.files
+		if f.lotl != "" {
+			src.LOTLURL, src.OJCerts = f.lotl, f.signers
 		}
+		if f.swiss != "" {
+			src.SwissURL, src.SwissCerts = f.swiss, f.signers
+		}
+		source = f
+	default:
+		client, err := egress.NewClient(egress.Options{ProxyHost: s.egress.ProxyHost, ProxyPort: s.egress.ProxyPort})
+		if err != nil {
+			return nil, fmt.Errorf("validation: WithEgress: %w", err)
+		}
+		source = egress.NewListSource(client)
 	}
-	cache, err := tlcache.Open(cfg.TLCacheDir, logger)
-	if err != nil {
-		return nil, fmt.Errorf("app: trusted-list cache: %w", err)
+	switch {
+	case s.listStore != nil:
+		cache = s.listStore
+	case s.listCache != "":
+		disk, err := tlcache.Open(s.listCache, s.logger)
+		if err != nil {
+			return nil, fmt.Errorf("validation: WithListCache: %w", err)
+		}
+		cache = tlcache.Over(disk)
 	}
-	client, err := egress.NewClient(egress.Options{ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort})
-	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
+	var private trust.PrivateCA
+	if s.privateDir != nil {
+		private = loadPrivateCA(ctx, *s.privateDir, s.logger)
 	}
-	return NewTrustStore(src, cache, egress.NewListSource(client), loadPrivateCA(cfg, logger), clock, logger), nil
+	return NewTrustStore(src, cache, source, private, s.clock, s.logger), nil
 }
 
-func loadPrivateCA(cfg config.Validator, logger *slog.Logger) trust.PrivateCA {
-	p := trust.PrivateCA{Enabled: cfg.PrivateCA.Enabled, Directory: cfg.PrivateCA.Directory.Path}
-	if !p.Enabled {
-		return p
-	}
-	anchors, skipped, err := privateca.Load(context.Background(), p.Directory, logger)
+// loadPrivateCA reads the private anchors of dir (WithPrivateCADirectory).
+func loadPrivateCA(ctx context.Context, dir string, logger *slog.Logger) trust.PrivateCA {
+	p := trust.PrivateCA{Enabled: true, Directory: dir}
+	anchors, skipped, err := privateca.Load(ctx, p.Directory, logger)
 	if err != nil {
 		p.Problem = "the directory cannot be read"
 		logger.Warn("private CA anchors enabled but the directory cannot be read", slog.String("directory", p.Directory), slog.String("error", err.Error()))
@@ -162,19 +202,41 @@ func loadPrivateCA(cfg config.Validator, logger *slog.Logger) trust.PrivateCA {
 	return p
 }
 
-// Trust returns the trust store: a caller loads its cache and refreshes
-// it (app/validator does, on its schedule).
-func (v *Service) Trust() *TrustStore { return v.trust }
+// At returns a view of v that validates at t: it shares v's trust store,
+// readers and caches.
+func (v *Validator) At(t time.Time) *Validator {
+	w := *v
+	w.at = t
+	return &w
+}
+
+// Trusting returns a view of v that also trusts certs as private anchors,
+// as WithPrivateAnchors does: for one validation's anchors (the validate
+// command's --trust-anchor), without building a validator again.
+func (v *Validator) Trusting(certs ...*x509.Certificate) *Validator {
+	w := *v
+	w.anchors = slices.Concat(v.anchors, certs)
+	return &w
+}
+
+// Refresh runs one online pass over the trusted lists: each is
+// downloaded (or confirmed unchanged) and authenticated, and the new
+// snapshot is swapped in for the validations that start after it. A list
+// that fails keeps its last good copy. It returns the new snapshot.
+func (v *Validator) Refresh(ctx context.Context) *trust.Snapshot { return v.trust.Refresh(ctx) }
+
+// Snapshot returns the trust snapshot validations read now.
+func (v *Validator) Snapshot() *trust.Snapshot { return v.trust.Snapshot() }
 
 // Thresholds are the freshness thresholds of the configuration.
-func (v *Service) Thresholds() freshness.Thresholds { return v.thresholds }
+func (v *Validator) Thresholds() freshness.Thresholds { return v.thresholds }
 
-// Formats names the formats the service reads, in the order they are
+// Formats names the formats the validator reads, in the order they are
 // tried ("CAdES, PAdES"): from its registry, for the pages that say what
 // may be uploaded.
-func (v *Service) Formats() string { return v.formats.List() }
+func (v *Validator) Formats() string { return v.formats.List() }
 
 // TrustStatus evaluates the current snapshot at now.
-func (v *Service) TrustStatus(now time.Time) verdict.TrustData {
+func (v *Validator) TrustStatus(now time.Time) verdict.TrustData {
 	return verdict.NewTrustData(v.trust.Snapshot(), now, v.thresholds)
 }

@@ -11,7 +11,7 @@ import (
 
 // service builds validation over e's lists with env on top, under the
 // validation service's configuration.
-func (e *env) service(t *testing.T, env ...string) (*validation.Service, *logBuffer) {
+func (e *env) service(t *testing.T, env ...string) (*validation.Validator, *logBuffer) {
 	t.Helper()
 	lists, err := e.eco.ValidatorEnv(t.TempDir())
 	if err != nil {
@@ -23,9 +23,6 @@ func (e *env) service(t *testing.T, env ...string) (*validation.Service, *logBuf
 		t.Fatal(err)
 	}
 	logs := &logBuffer{}
-	v, err := validation.New(cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := serviceValidator(t, cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
 	return v, logs
 }

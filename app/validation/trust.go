@@ -24,6 +24,7 @@ import (
 // TrustSources are the configured public lists and what their own
 // signatures are checked against.
 type TrustSources struct {
+	// LOTLURL is empty when no EU list is trusted.
 	LOTLURL string
 	// OJCerts are the LOTL signer certificates of the Official Journal
 	// keystore; nil when the keystore is missing (lists are then held
@@ -68,7 +69,10 @@ func NewTrustStore(src TrustSources, cache ports.TrustListCache, source ports.Tr
 func (s *TrustStore) Snapshot() *trust.Snapshot { return s.snap.Load() }
 
 func (s *TrustStore) emptyLists() []trust.ListState {
-	lists := []trust.ListState{{Territory: "EU", Kind: trust.LOTL, Framework: trust.EUEIDAS, URL: s.sources.LOTLURL, AnchorSource: s.sources.OJSource}}
+	var lists []trust.ListState
+	if s.sources.LOTLURL != "" {
+		lists = append(lists, trust.ListState{Territory: "EU", Kind: trust.LOTL, Framework: trust.EUEIDAS, URL: s.sources.LOTLURL, AnchorSource: s.sources.OJSource})
+	}
 	if s.sources.SwissURL != "" {
 		lists = append(lists, trust.ListState{Territory: "CH", Kind: trust.TL, Framework: trust.CHZERTES, URL: s.sources.SwissURL, AnchorSource: s.sources.SwissSource})
 	}
@@ -104,10 +108,13 @@ func (s *TrustStore) pass(ctx context.Context, m mode) *trust.Snapshot {
 		byURL[l.URL] = l
 	}
 
-	lotl := s.loadLOTL(ctx, m, byURL[s.sources.LOTLURL])
-	lists := []trust.ListState{lotl}
-	if lotl.List != nil {
-		lists = append(lists, s.loadMembers(ctx, m, lotl, byURL)...)
+	var lists []trust.ListState
+	if s.sources.LOTLURL != "" {
+		lotl := s.loadLOTL(ctx, m, byURL[s.sources.LOTLURL])
+		lists = append(lists, lotl)
+		if lotl.List != nil {
+			lists = append(lists, s.loadMembers(ctx, m, lotl, byURL)...)
+		}
 	}
 	if s.sources.SwissURL != "" {
 		prevCH := byURL[s.sources.SwissURL]

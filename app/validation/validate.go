@@ -58,45 +58,69 @@ func (e *UnreadableError) Reason() string {
 // maxAIAHops bounds how far up a chain issuers are fetched by AIA.
 const maxAIAHops = 4
 
-// ValidateOptions are the per-call settings of a validation.
-type ValidateOptions struct {
-	// At is the validation time; zero means the clock's now.
-	At time.Time
-	// ExtraAnchors are private anchors for this validation only (the
-	// command's --trust-anchor).
-	ExtraAnchors []*x509.Certificate
+// A Document is what is validated: a signed file, and the files of
+// detached signed data its signatures cover.
+type Document struct {
+	// Name names the file in the summary and the reports; it is never
+	// opened.
+	Name string
+	// Data is the file's content.
+	Data []byte
+	// Detached are the files a detached signature signs, in any order: a
+	// reader matches them by name or by digest.
+	Detached []Part
 }
+
+// A Part is one file of detached signed data.
+type Part struct {
+	Name string
+	Data []byte
+}
+
+// A Result is what one validation found: its summary (the JSON the API
+// answers with) and what the detailed report and the ETSI TS 119 102-2
+// validation report are written from, the same result.
+type Result struct {
+	// Summary holds the indication, the trust framework and the
+	// qualification of every signature, in document order.
+	Summary verdict.ValidationSummary
+	// Validation holds each signature's evidence and the process that
+	// decided it (the document's certificates, revocation data and
+	// time-stamp tokens, not its content), and the validation time.
+	Validation report.Validation
+}
+
+// DetailedReport writes the detailed report: every check of the process,
+// for every signature and time-stamp, as XML.
+func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Validation) }
+
+// ETSIReport writes the ETSI TS 119 102-2 validation report. A document
+// without signatures has none: the error says so.
+func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
 // Validate validates every signature of doc against one trust snapshot
-// (validation-service.md §1): a failed signature is a result, not an
-// error. The same document, snapshot and time give the same summary. It
-// is the Summary of ValidateReport.
-func (v *Service) Validate(ctx context.Context, doc ports.Document, o ValidateOptions) (verdict.ValidationSummary, error) {
-	r, err := v.ValidateReport(ctx, doc, o)
-	if err != nil {
-		return verdict.ValidationSummary{}, err
-	}
-	return r.Summary, nil
-}
-
-// ValidateReport validates doc as Validate does and returns what the
-// reports of domain/report are written from: the summary Validate
-// returns, the validation time, and each signature's evidence and the
-// process that decided it (report.Detailed and report.ETSI write them).
-// The Validation holds the document's certificates, revocation data and
-// time-stamp tokens, not its content.
+// (validation-service.md §1). A failed signature is a result, not an
+// error: the error is for a document that cannot be validated, wrapping
+// ErrUnreadable (errors.Is) when it is no format the validator reads or
+// cannot be read, or for a failure of the validator itself (a
+// *PanicError, a context error). The same document, snapshot and time
+// give the same result.
 //
 // A panic in validating doc, on any of the goroutines the validation
 // runs on, is logged with its stack and returned as a *PanicError.
-func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o ValidateOptions) (_ report.Validation, err error) {
-	defer v.recoverValidation(ctx, doc, &err)
-	at := o.At
+func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err error) {
+	in := ports.Document{Name: doc.Name, Data: doc.Data, Detached: make([]ports.Detached, len(doc.Detached))}
+	for i, p := range doc.Detached {
+		in.Detached[i] = ports.Detached{Name: p.Name, Data: p.Data}
+	}
+	defer v.recoverValidation(ctx, in, &err)
+	at := v.at
 	if at.IsZero() {
 		at = v.clock()
 	}
 	policy := etsi.Policy{ValidationTime: at, Algorithms: &v.algorithms}
 	if err := policy.Validate(); err != nil {
-		return report.Validation{}, fmt.Errorf("app: %w", err)
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	// The report names the document by its SHA-256: hashed on the other
 	// core while the signatures are read and validated, which for a large
@@ -104,18 +128,18 @@ func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o Vali
 	digest := make(chan [sha256.Size]byte, 1)
 	go func() { digest <- sha256.Sum256(doc.Data) }()
 	snap := v.trust.Snapshot()
-	anchors := v.anchors.of(snap)
-	if len(o.ExtraAnchors) > 0 {
-		extra := make([]certpath.Anchor, len(o.ExtraAnchors))
-		for i, c := range o.ExtraAnchors {
+	anchors := v.anchorSets.of(snap)
+	if len(v.anchors) > 0 {
+		extra := make([]certpath.Anchor, len(v.anchors))
+		for i, c := range v.anchors {
 			extra[i] = certpath.Anchor{Certificate: c, Framework: trust.Unknown, Private: true}
 		}
 		anchors = anchors.With(extra...)
 	}
-	doc.Certificates = anchors.Certificates()
-	sigs, err := v.read(ctx, doc)
+	in.Certificates = slices.Concat(anchors.Certificates(), v.certificates)
+	sigs, err := v.read(ctx, in)
 	if err != nil {
-		return report.Validation{}, err
+		return nil, err
 	}
 	// Signatures are independent: they are validated side by side, on as
 	// many cores as there are, and reported in document order.
@@ -129,7 +153,7 @@ func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o Vali
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			defer v.recoverValidation(ctx, doc, &errs[i])
+			defer v.recoverValidation(ctx, in, &errs[i])
 			in, err := v.inputs(ctx, sig, anchors, checks, at)
 			if err != nil {
 				errs[i] = err
@@ -143,18 +167,15 @@ func (v *Service) ValidateReport(ctx context.Context, doc ports.Document, o Vali
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return report.Validation{}, err
+		return nil, err
 	}
-	warnUnsignedParts(reports, doc.Detached, sigs)
-	return report.Validation{
-		Summary:        verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds)),
-		ValidationTime: at,
-		Signatures:     details,
-	}, nil
+	warnUnsignedParts(reports, in.Detached, sigs)
+	sum := verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds))
+	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details}}, nil
 }
 
 // read finds the reader of doc's format.
-func (v *Service) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
 	if len(doc.Data) == 0 {
 		return nil, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
 	}
@@ -179,10 +200,10 @@ func (v *Service) read(ctx context.Context, doc ports.Document) ([]ades.Signatur
 // its certificate paths, the issuers the document lacks (AIA) and
 // revocation facts for every link the plan names, fetched when the
 // embedded ones cannot serve at the validation time at.
-func (v *Service) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
+func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *certpath.AnchorSet, checks *signatureChecks, at time.Time) (etsi.Inputs, error) {
 	in := etsi.Inputs{
 		Anchors:        anchors,
-		Intermediates:  slices.Clone(sig.Certificates),
+		Intermediates:  slices.Concat(sig.Certificates, v.certificates),
 		CheckSignature: checks.check,
 		Revocation:     map[string][]revocation.Fact{},
 	}
@@ -215,7 +236,7 @@ func (v *Service) inputs(ctx context.Context, sig ades.Signature, anchors *certp
 // anchor get their issuers fetched by AIA, walking up one hop per round
 // for at most maxAIAHops rounds; the plan is built again only after a
 // round fetched something.
-func (v *Service) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
+func (v *Validator) plan(ctx context.Context, sig ades.Signature, in *etsi.Inputs) (*etsi.Plan, error) {
 	plan := etsi.NewPlan(sig, *in)
 	// next is, per leaf, the certificate whose AIA the next hop follows;
 	// nil once the walk found nothing more.

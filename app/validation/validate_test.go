@@ -21,7 +21,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/tl"
-	"github.com/svc-dss/dss/ports"
 )
 
 // Signing times of the grid, each chosen for the story of its rows.
@@ -46,7 +45,7 @@ var (
 type pkiWorld struct {
 	pki *pki.Server
 	eco *tl.Ecosystem
-	v   *validation.Service
+	v   *validation.Validator
 	at  time.Time
 }
 
@@ -73,7 +72,7 @@ func newValidationWith(t *testing.T, at time.Time, o tl.EcosystemOptions, extra 
 	e := &env{eco: eco, cacheDir: filepath.Join(t.TempDir(), "tl-cache"), clock: &clock{now: at}, logs: &logBuffer{}}
 	// The fixture services are on 127.0.0.1.
 	v, _ := e.service(t, append([]string{"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false"}, extra...)...)
-	v.Trust().Refresh(context.Background())
+	v.Refresh(context.Background())
 	if td := v.TrustStatus(at); !td.Current {
 		t.Fatalf("fixture lists not loaded: %+v", td)
 	}
@@ -99,10 +98,10 @@ func (s *pkiWorld) sign(t testing.TB, content []byte, o cades.Options) []byte {
 }
 
 // document is the upload for a signature over content.
-func document(sig, content []byte, detached bool) ports.Document {
-	doc := ports.Document{Name: "signature.p7m", Data: sig}
+func document(sig, content []byte, detached bool) validation.Document {
+	doc := validation.Document{Name: "signature.p7m", Data: sig}
 	if detached {
-		doc.Detached = []ports.Detached{{Name: "content.txt", Data: content}}
+		doc.Detached = []validation.Part{{Name: "content.txt", Data: content}}
 	}
 	return doc
 }
@@ -291,7 +290,7 @@ func TestValidateFixtureGrid(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			sig := s.sign(t, content, r.opts)
-			sum, err := s.v.Validate(context.Background(), document(sig, content, r.opts.Detached), validation.ValidateOptions{At: s.at})
+			sum, err := validate(s.v, document(sig, content, r.opts.Detached), s.at)
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 1)
 			got := sum.Signatures[0]
@@ -335,11 +334,11 @@ func TestValidateExtraAnchorIsPrivate(t *testing.T) {
 		{"fixture root as extra anchor", true, outcome{indication: verdict.TotalPassed, format: formatLT, framework: "UNKNOWN"}},
 	}
 	for _, tt := range tests {
-		o := validation.ValidateOptions{At: s.at}
+		w := v.At(s.at)
 		if tt.anchors {
-			o.ExtraAnchors = append(o.ExtraAnchors, s.pki.Root.Certificate)
+			w = w.Trusting(s.pki.Root.Certificate)
 		}
-		sum, err := v.Validate(context.Background(), document(sig, content, false), o)
+		sum, err := validate(w, document(sig, content, false), time.Time{})
 		is.NoErr(err)
 		got := sum.Signatures[0]
 		is.Equal(got.Indication, tt.want.indication)
@@ -359,8 +358,8 @@ func TestValidateNoSignature(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	s := newValidation(t, pki.ReferenceTime)
-	doc := ports.Document{Name: "certs-only.p7c", Data: certsOnly(t, s.pki.Intermediate.DER)}
-	sum, err := s.v.Validate(context.Background(), doc, validation.ValidateOptions{At: s.at})
+	doc := validation.Document{Name: "certs-only.p7c", Data: certsOnly(t, s.pki.Intermediate.DER)}
+	sum, err := validate(s.v, doc, s.at)
 	is.NoErr(err) // a readable document without signature is no error
 	is.Equal(sum.SignatureCount, 0)
 	is.True(!sum.Valid)
@@ -410,7 +409,7 @@ func TestValidateDeterministic(t *testing.T) {
 	sig := s.sign(t, content, cades.Options{Level: cades.LTA, SigningTime: signedYesterday})
 	var outs [][]byte
 	for range 2 {
-		sum, err := s.v.Validate(context.Background(), document(sig, content, false), validation.ValidateOptions{At: s.at})
+		sum, err := validate(s.v, document(sig, content, false), s.at)
 		is.NoErr(err)
 		out, err := json.Marshal(sum)
 		is.NoErr(err)
@@ -465,7 +464,7 @@ func TestValidateTwoSigners(t *testing.T) {
 			der, err := cmswrite.Sign([]byte("contract"), []cmswrite.Signer{first, tt.second},
 				cmswrite.SignOptions{Certificates: append([]*x509.Certificate{p.Intermediate.Certificate}, tt.extra...)})
 			is.NoErr(err)
-			sum, err := s.v.Validate(context.Background(), ports.Document{Name: "two.p7m", Data: der}, validation.ValidateOptions{At: s.at})
+			sum, err := validate(s.v, validation.Document{Name: "two.p7m", Data: der}, s.at)
 			is.NoErr(err)
 			is.Equal(sum.SignatureCount, 2)
 			var got []string

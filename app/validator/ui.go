@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
 )
@@ -216,13 +217,13 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 // KeepValidation makes r the session's last validated document, the one
 // the report downloads serve: both reports are rendered now and kept,
 // the validation itself is not (ports.Reports).
-func (v *Validator) KeepValidation(ctx context.Context, sid string, r report.Validation) error {
+func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
 	last := ports.Reports{DocumentName: r.Summary.DocumentName}
 	var err error
-	if last.Detailed, err = report.Detailed(r); err != nil {
+	if last.Detailed, err = r.DetailedReport(); err != nil {
 		return fmt.Errorf("app: detailed report: %w", err)
 	}
-	if last.ETSI, err = report.ETSI(r); err != nil && !errors.Is(err, report.ErrNoSignature) {
+	if last.ETSI, err = r.ETSIReport(); err != nil && !errors.Is(err, report.ErrNoSignature) {
 		return fmt.Errorf("app: ETSI report: %w", err)
 	}
 	_, err = v.sessions.Update(ctx, sid, func(s *ports.Session) error {

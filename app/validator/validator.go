@@ -16,9 +16,6 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/control"
 	"github.com/svc-dss/dss/app/validation"
-	"github.com/svc-dss/dss/domain/freshness"
-	"github.com/svc-dss/dss/domain/report"
-	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -29,7 +26,7 @@ type Validator struct {
 	logger     *slog.Logger
 	clock      func() time.Time
 	scheduler  gocron.Scheduler
-	validation *validation.Service
+	validation *validation.Validator
 	// auth is nil under permit-all.
 	auth *authenticator
 	// sessions and login serve the browser UI (ui.go, login.go).
@@ -46,10 +43,10 @@ type options struct {
 }
 
 // WithFormats reads the formats of reg instead of those of
-// formats.Default (validation.WithFormats): for tests that register a
+// formats.Default (validation.WithRegistry): for tests that register a
 // format of their own.
 func WithFormats(reg *formats.Registry) Option {
-	opt := validation.WithFormats(reg)
+	opt := validation.WithRegistry(reg)
 	return func(o *options) { o.validation = append(o.validation, opt) }
 }
 
@@ -68,11 +65,13 @@ func WithLookupEnv(lookup func(string) (string, bool)) Option {
 	return func(o *options) { o.lookupEnv = lookup }
 }
 
-// New wires the service for cfg. It logs the warnings the spec
-// asks for at start-up (permit-all, development mode, missing trust-list
-// authentication assets) and never fails for trust configuration: a
-// missing keystore is a warning and a banner, not a refusal (§1).
-func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Validator, error) {
+// New wires the service for cfg around the validation front door
+// (validation.New with ValidationOptions), which loads the trusted lists
+// from the cache. It logs the warnings the spec asks for at start-up
+// (permit-all, development mode, missing trust-list authentication
+// assets) and never fails for trust configuration: a missing keystore is
+// a warning and a banner, not a refusal (§1).
+func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Validator, error) {
 	o := options{lookupEnv: os.LookupEnv}
 	for _, opt := range opts {
 		opt(&o)
@@ -95,9 +94,13 @@ func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts
 	if !cfg.PermitAll && db != nil {
 		auth = newAuthenticator(db, clock)
 	}
-	val, err := validation.New(cfg, logger, clock, o.validation...)
+	vopts, err := ValidationOptions(cfg, logger, clock)
 	if err != nil {
 		return nil, err
+	}
+	val, err := validation.New(ctx, append(vopts, o.validation...)...)
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
@@ -105,16 +108,15 @@ func New(cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts
 	}, nil
 }
 
-// Start loads the trusted lists from the cache, then schedules the daily
-// refresh and, when the cached lists are behind, one catch-up refresh
-// after the configured delay. It returns once the cache is loaded.
+// Start schedules the daily refresh of the trusted lists (New loaded
+// them from the cache) and, when the cached lists are behind, one
+// catch-up refresh after the configured delay.
 func (v *Validator) Start(ctx context.Context) error {
-	v.validation.Trust().LoadCache(ctx)
 	s, err := gocron.NewScheduler(gocron.WithLocation(time.UTC))
 	if err != nil {
 		return fmt.Errorf("app: scheduler: %w", err)
 	}
-	refresh := gocron.NewTask(func(ctx context.Context) { v.validation.Trust().Refresh(ctx) })
+	refresh := gocron.NewTask(func(ctx context.Context) { v.validation.Refresh(ctx) })
 	// Reschedule: a refresh still running when the next is due is not
 	// doubled; the next one waits for its own time.
 	daily, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
@@ -143,7 +145,7 @@ func (v *Validator) Start(ctx context.Context) error {
 // behind reports whether some list was never confirmed online, or not
 // within startup-catch-up-after.
 func (v *Validator) behind(now time.Time) bool {
-	for _, l := range v.validation.Trust().Snapshot().Lists {
+	for _, l := range v.validation.Snapshot().Lists {
 		if l.LastOnlineConfirmation.IsZero() || now.Sub(l.LastOnlineConfirmation) >= v.cfg.Trust.StartupCatchUpAfter {
 			return true
 		}
@@ -154,31 +156,10 @@ func (v *Validator) behind(now time.Time) bool {
 // Config returns the configuration the service was built with.
 func (v *Validator) Config() config.Validator { return v.cfg }
 
-// Trust returns the trust store.
-func (v *Validator) Trust() *validation.TrustStore { return v.validation.Trust() }
-
-// Thresholds are the freshness thresholds of the configuration.
-func (v *Validator) Thresholds() freshness.Thresholds { return v.validation.Thresholds() }
-
-// Formats names the formats the service reads (validation.Service.Formats).
-func (v *Validator) Formats() string { return v.validation.Formats() }
-
-// TrustStatus evaluates the current snapshot at now.
-func (v *Validator) TrustStatus(now time.Time) verdict.TrustData {
-	return v.validation.TrustStatus(now)
-}
-
-// Validate validates doc (validation.Service.Validate): the service's
-// use case, once Authorize let the caller in.
-func (v *Validator) Validate(ctx context.Context, doc ports.Document, o validation.ValidateOptions) (verdict.ValidationSummary, error) {
-	return v.validation.Validate(ctx, doc, o)
-}
-
-// ValidateReport validates doc as Validate does and returns what the
-// reports are written from (validation.Service.ValidateReport).
-func (v *Validator) ValidateReport(ctx context.Context, doc ports.Document, o validation.ValidateOptions) (report.Validation, error) {
-	return v.validation.ValidateReport(ctx, doc, o)
-}
+// Validation returns the validation front door the service validates
+// through: the API, the browser UI and the commands call it once
+// Authorize let the caller in.
+func (v *Validator) Validation() *validation.Validator { return v.validation }
 
 // Health reports the roll-up for the probe. The control database, when
 // configured, must answer; an empty trust store fails it only with
@@ -191,7 +172,7 @@ func (v *Validator) Health(ctx context.Context) control.Health {
 }
 
 func (v *Validator) anyAnchors() bool {
-	snap := v.validation.Trust().Snapshot()
+	snap := v.validation.Snapshot()
 	for _, l := range snap.Lists {
 		if l.Anchors() > 0 {
 			return true

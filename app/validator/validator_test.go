@@ -86,7 +86,7 @@ func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *log
 		t.Fatal(err)
 	}
 	logs := &logBuffer{}
-	v, err := validator.New(cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
+	v, err := validator.New(context.Background(), cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestStartupCatchUp(t *testing.T) {
 			if tt.age >= 0 {
 				// a first run of the service fills the cache
 				v, _ := e.validator(t)
-				v.Trust().Refresh(context.Background())
+				v.Validation().Refresh(context.Background())
 				e.clock.Advance(tt.age)
 			}
 			v, logs := e.validator(t, append([]string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S"}, tt.env...)...)
@@ -127,10 +127,10 @@ func TestStartupCatchUp(t *testing.T) {
 			is.Equal(strings.Contains(logs.String(), "catch-up refresh scheduled"), tt.catchUp)
 			if tt.catchUp {
 				deadline := time.Now().Add(10 * time.Second)
-				for !v.TrustStatus(e.clock.Now()).Current && time.Now().Before(deadline) {
+				for !v.Validation().TrustStatus(e.clock.Now()).Current && time.Now().Before(deadline) {
 					time.Sleep(20 * time.Millisecond)
 				}
-				is.True(v.TrustStatus(e.clock.Now()).Current) // the catch-up ran
+				is.True(v.Validation().TrustStatus(e.clock.Now()).Current) // the catch-up ran
 			}
 		})
 	}

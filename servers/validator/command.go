@@ -8,17 +8,18 @@ import (
 	"io"
 	"time"
 
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validation"
 )
 
 const commandUsage = `usage:
   validator [--config FILE] trust status [--at RFC3339]   trust status from the configured cache, as JSON
   validator [--config FILE] trust refresh                 one online refresh pass, then the status as JSON`
 
-// runCommand runs an operator command without serving HTTP. trust status
-// reads the cache only; trust refresh goes online once and exits 1 when
+// runCommand runs an operator command without serving HTTP, on the
+// validation front door v (which loaded the cache). trust status reads
+// the cache only; trust refresh goes online once and exits 1 when
 // no list could be confirmed with its publisher.
-func runCommand(ctx context.Context, a *validator.Validator, args []string, stdout, stderr io.Writer) int {
+func runCommand(ctx context.Context, v *validation.Validator, args []string, stdout, stderr io.Writer) int {
 	if len(args) < 2 {
 		fmt.Fprintln(stderr, commandUsage)
 		return 2
@@ -50,17 +51,15 @@ func runCommand(ctx context.Context, a *validator.Validator, args []string, stdo
 			}
 			now = t
 		}
-		a.Trust().LoadCache(ctx)
-		return printJSON(stdout, stderr, a.TrustStatus(now))
+		return printJSON(stdout, stderr, v.TrustStatus(now))
 	case "refresh":
 		if len(args) > 2 {
 			fmt.Fprintf(stderr, "trust refresh: unexpected argument %q\n", args[2])
 			fmt.Fprintln(stderr, commandUsage)
 			return 2
 		}
-		a.Trust().LoadCache(ctx)
-		snap := a.Trust().Refresh(ctx)
-		code := printJSON(stdout, stderr, a.TrustStatus(time.Now()))
+		snap := v.Refresh(ctx)
+		code := printJSON(stdout, stderr, v.TrustStatus(time.Now()))
 		for _, l := range snap.Lists {
 			if l.ConfirmedInThisProcess {
 				return code

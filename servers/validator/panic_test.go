@@ -46,7 +46,7 @@ func panicServer(t *testing.T, readers ...ports.DocumentReader) (*httptest.Serve
 	if len(readers) > 0 {
 		opts = append(opts, validator.WithReaders(readers...))
 	}
-	a, err := validator.New(cfg, logger, time.Now, opts...)
+	a, err := validator.New(context.Background(), cfg, logger, time.Now, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

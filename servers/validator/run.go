@@ -14,6 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
@@ -69,20 +70,33 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 		}
 		defer stop()
 	}
+	if command != nil {
+		// The commands validate and read the trust store through the
+		// front door alone: no control database, session nor schedule.
+		opts, err := validator.ValidationOptions(cfg, logger, time.Now)
+		if err != nil {
+			logger.Error("start-up failed", slog.String("error", err.Error()))
+			return 1
+		}
+		opts = append(opts, validation.WithRegistry(reg))
+		if vc != nil {
+			return vc.run(ctx, opts, stdout, stderr)
+		}
+		v, err := validation.New(ctx, opts...)
+		if err != nil {
+			logger.Error("start-up failed", slog.String("error", err.Error()))
+			return 1
+		}
+		return runCommand(ctx, v, command, stdout, stderr)
+	}
 	// Client secret references (env:NAME) read the environment the
 	// service was started with.
-	a, err := validator.New(cfg, logger, time.Now, validator.WithLookupEnv(lookupIn(environ)), validator.WithFormats(reg))
+	a, err := validator.New(ctx, cfg, logger, time.Now, validator.WithLookupEnv(lookupIn(environ)), validator.WithFormats(reg))
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1
 	}
 	defer a.Close()
-	if vc != nil {
-		return vc.run(ctx, a, stdout, stderr)
-	}
-	if command != nil {
-		return runCommand(ctx, a, command, stdout, stderr)
-	}
 	if err := a.CheckServing(); err != nil {
 		logger.Error("start-up refused", slog.String("error", err.Error()))
 		return 1

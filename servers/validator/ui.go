@@ -12,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
@@ -174,11 +173,11 @@ func (u *ui) form(c echo.Context) error {
 
 func (u *ui) upload(c echo.Context, s ports.Session) error {
 	cfg := u.a.Config()
-	td := u.a.TrustStatus(u.a.Now())
+	td := u.a.Validation().TrustStatus(u.a.Now())
 	return page.Render(c, http.StatusOK, u.pages["upload.html"], uploadPage{
 		base: u.signedIn(s, "Validate a signed document", td.Banner),
 		CSRF: s.CSRF, MaxFile: megabytes(cfg.Multipart.MaxFileSize), MaxUpload: megabytes(cfg.Multipart.MaxRequestSize),
-		Formats: u.a.Formats(),
+		Formats: u.a.Validation().Formats(),
 	})
 }
 
@@ -232,7 +231,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 			return err
 		}
 		ctx := c.Request().Context()
-		r, err := u.a.ValidateReport(ctx, doc, validation.ValidateOptions{})
+		r, err := u.a.Validation().Validate(ctx, doc)
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
-	"github.com/svc-dss/dss/ports"
 )
 
 // signedUIWorld is a uiWorld that trusts fixture lists naming a running
@@ -31,7 +30,7 @@ func signedUIWorld(t *testing.T, env ...string) (*pki.Server, *uiWorld) {
 		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S",
 		"SVC_DSS_VALIDATOR_EGRESS_DENY_PRIVATE=false"), env...)})
 	deadline := time.Now().Add(20 * time.Second)
-	for !w.app.TrustStatus(w.clock.Now()).Current {
+	for !w.app.Validation().TrustStatus(w.clock.Now()).Current {
 		if time.Now().After(deadline) {
 			t.Fatalf("the trusted lists never became current:\n%s", w.logs)
 		}
@@ -42,13 +41,13 @@ func signedUIWorld(t *testing.T, env ...string) (*pki.Server, *uiWorld) {
 
 // expected is what the API answers for doc at the world's now: the page
 // must say the same.
-func (w *uiWorld) expected(t *testing.T, doc ports.Document) verdict.ValidationSummary {
+func (w *uiWorld) expected(t *testing.T, doc validation.Document) verdict.ValidationSummary {
 	t.Helper()
-	sum, err := w.app.Validate(context.Background(), doc, validation.ValidateOptions{})
+	res, err := w.app.Validation().Validate(context.Background(), doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sum
+	return res.Summary
 }
 
 // checkSignatures checks that the result page shows every field of every
@@ -110,13 +109,13 @@ func TestUIValidate(t *testing.T) {
 
 	tests := []struct {
 		name       string
-		doc        ports.Document
+		doc        validation.Document
 		valid      bool
 		indication verdict.Indication
 	}{
-		{"PAdES T", ports.Document{Name: "contract.pdf", Data: pdf}, true, "TOTAL_PASSED"},
-		{"CAdES detached, with its content", ports.Document{Name: "contract.p7s", Data: sign(true, 0), Detached: []ports.Detached{{Name: "contract.txt", Data: content}}}, true, "TOTAL_PASSED"},
-		{"CAdES with tampered content", ports.Document{Name: "tampered.p7m", Data: sign(false, cades.TamperedContent)}, false, "TOTAL_FAILED"},
+		{"PAdES T", validation.Document{Name: "contract.pdf", Data: pdf}, true, "TOTAL_PASSED"},
+		{"CAdES detached, with its content", validation.Document{Name: "contract.p7s", Data: sign(true, 0), Detached: []validation.Part{{Name: "contract.txt", Data: content}}}, true, "TOTAL_PASSED"},
+		{"CAdES with tampered content", validation.Document{Name: "tampered.p7m", Data: sign(false, cades.TamperedContent)}, false, "TOTAL_FAILED"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,7 +171,7 @@ func TestUIValidate(t *testing.T) {
 	// result carry the banner; the signature's own list is behind, so it
 	// says as of when; the gateway and error pages stay without.
 	w.clock.Advance(8 * 24 * time.Hour)
-	banner := w.app.TrustStatus(w.clock.Now()).Banner
+	banner := w.app.Validation().TrustStatus(w.clock.Now()).Banner
 	is.True(banner != nil)
 	r = b.get("/validate?tenantId=" + tenantA)
 	is.Equal(r.status, 200)
@@ -182,7 +181,7 @@ func TestUIValidate(t *testing.T) {
 	r = b.upload(csrf, part{"file", "contract.pdf", pdf})
 	is.Equal(r.status, 200)
 	is.Equal(text(r.body, "trust-banner-text"), banner.Text)
-	want := w.expected(t, ports.Document{Name: "contract.pdf", Data: pdf})
+	want := w.expected(t, validation.Document{Name: "contract.pdf", Data: pdf})
 	is.True(!want.TrustData.Current)
 	is.True(strings.Contains(r.body, `id="trust-state" data-state="`+want.TrustData.State+`"><code>`+want.TrustData.State+`</code>, not confirmed current</dd>`))
 	checkSignatures(t, r.body, want)

@@ -112,7 +112,7 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 		t.Fatal(err)
 	}
 	logger := shell.NewLogger(w.logs, slog.LevelInfo)
-	w.app, err = validator.New(cfg, logger, w.clock.Now, validator.WithLookupEnv(lookupIn(env)))
+	w.app, err = validator.New(context.Background(), cfg, logger, w.clock.Now, validator.WithLookupEnv(lookupIn(env)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,14 +31,14 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		sum, err := a.Validate(c.Request().Context(), doc, validation.ValidateOptions{})
+		res, err := a.Validation().Validate(c.Request().Context(), doc)
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}
 		if err != nil {
 			return errInfrastructure{err}
 		}
-		return c.JSON(http.StatusOK, sum)
+		return c.JSON(http.StatusOK, res.Summary)
 	}
 }
 
@@ -53,24 +53,24 @@ type uploads struct {
 // authenticated the request (a bearer token, a session), so it may now
 // take the upload's time rather than the server's short one; g, the UI's
 // form token, is checked before any file byte is kept.
-func (up uploads) read(c echo.Context, g upload.Guard) (ports.Document, error) {
+func (up uploads) read(c echo.Context, g upload.Guard) (validation.Document, error) {
 	if !multipartForm(c) {
-		return ports.Document{}, fmt.Errorf("%w: send the document as multipart/form-data with a part named \"file\"", ports.ErrUnreadable)
+		return validation.Document{}, fmt.Errorf("%w: send the document as multipart/form-data with a part named \"file\"", ports.ErrUnreadable)
 	}
 	if err := shell.AllowBody(c, up.timeout, answerTimeout); err != nil {
-		return ports.Document{}, err
+		return validation.Document{}, err
 	}
 	form, err := upload.Read(c.Request(), up.limits, g)
 	if err != nil {
-		return ports.Document{}, err
+		return validation.Document{}, err
 	}
 	f, ok := form.File("file")
 	if !ok {
-		return ports.Document{}, fmt.Errorf("%w: the part \"file\" is missing", ports.ErrUnreadable)
+		return validation.Document{}, fmt.Errorf("%w: the part \"file\" is missing", ports.ErrUnreadable)
 	}
-	doc := ports.Document{Name: f.Name, Data: f.Data}
+	doc := validation.Document{Name: f.Name, Data: f.Data}
 	for _, d := range form.Files["detached"] {
-		doc.Detached = append(doc.Detached, ports.Detached{Name: d.Name, Data: d.Data})
+		doc.Detached = append(doc.Detached, validation.Part{Name: d.Name, Data: d.Data})
 	}
 	return doc, nil
 }

@@ -13,8 +13,6 @@ import (
 
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/app/validation"
-	"github.com/svc-dss/dss/app/validator"
-	"github.com/svc-dss/dss/ports"
 )
 
 const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--offline] [--dev]`
@@ -80,16 +78,18 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 	return &vc, nil
 }
 
-// run validates the file and prints the summary. Exit codes: 0 for any
-// validation result, 1 when the file cannot be read or validated.
-func (vc *validateCommand) run(ctx context.Context, a *validator.Validator, stdout, stderr io.Writer) int {
+// run validates the file through the validation front door built from
+// opts (the configuration's) and the command's flags, and prints the
+// summary. Exit codes: 0 for any validation result, 1 when the file
+// cannot be read or validated.
+func (vc *validateCommand) run(ctx context.Context, opts []validation.Option, stdout, stderr io.Writer) int {
 	data, release, err := readFile(vc.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
 	defer release()
-	doc := ports.Document{Name: filepath.Base(vc.file), Data: data}
+	doc := validation.Document{Name: filepath.Base(vc.file), Data: data}
 	for _, d := range vc.detached {
 		b, release, err := readFile(d)
 		if err != nil {
@@ -97,7 +97,7 @@ func (vc *validateCommand) run(ctx context.Context, a *validator.Validator, stdo
 			return 1
 		}
 		defer release()
-		doc.Detached = append(doc.Detached, ports.Detached{Name: filepath.Base(d), Data: b})
+		doc.Detached = append(doc.Detached, validation.Part{Name: filepath.Base(d), Data: b})
 	}
 	var anchors []*x509.Certificate
 	for _, f := range vc.anchors {
@@ -108,16 +108,26 @@ func (vc *validateCommand) run(ctx context.Context, a *validator.Validator, stdo
 		}
 		anchors = append(anchors, certs...)
 	}
+	if len(anchors) > 0 {
+		opts = append(opts, validation.WithPrivateAnchors(anchors...))
+	}
+	if !vc.at.IsZero() {
+		opts = append(opts, validation.WithTime(vc.at))
+	}
 	// Trusted lists come from the cache; in development mode the fixture
 	// lists are fetched from the local publisher first.
-	a.Trust().LoadCache(ctx)
-	if vc.dev {
-		a.Trust().Refresh(ctx)
-	}
-	sum, err := a.Validate(ctx, doc, validation.ValidateOptions{At: vc.at, ExtraAnchors: anchors})
+	v, err := validation.New(ctx, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
-	return printJSON(stdout, stderr, sum)
+	if vc.dev {
+		v.Refresh(ctx)
+	}
+	res, err := v.Validate(ctx, doc)
+	if err != nil {
+		fmt.Fprintf(stderr, "validate: %v\n", err)
+		return 1
+	}
+	return printJSON(stdout, stderr, res.Summary)
 }
