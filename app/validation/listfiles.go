@@ -47,7 +47,11 @@ func WithTrustedListFiles(signers []*x509.Certificate, paths ...string) Option {
 			}
 			lists = append(lists, givenList{path: p, data: data, list: l})
 		}
-		return files.place(lists)
+		if err := files.place(lists); err != nil {
+			return err
+		}
+		s.files = files
+		return nil
 	})
 }
 
