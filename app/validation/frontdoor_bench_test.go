@@ -1,0 +1,85 @@
+package validation_test
+
+import (
+	"context"
+	"crypto/x509"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/sampleset"
+	"github.com/svc-dss/dss/fixtures/tl"
+)
+
+// BenchmarkValidate validates the sample set (fixtures/sampleset: each
+// format the project reads, at every level, with the outcomes the
+// samples show) through the front door, as a library user would: the
+// fixture PKI on 127.0.0.1, its lists refreshed once, the samples'
+// private root trusted. One operation validates every sample of the
+// format; after the first, revocation data comes from the validator's
+// cache, so the figure is that of reading and deciding.
+func BenchmarkValidate(b *testing.B) {
+	ctx := context.Background()
+	srv := pki.Start(b)
+	at := sampleset.ValidFrom.Add(24 * time.Hour)
+	srv.SetClock(func() time.Time { return at })
+	eco, err := tl.NewEcosystemWith(srv.PKI, at, tl.EcosystemOptions{Branches: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { eco.Close() })
+	m, files, err := sampleset.Build(srv.PKI)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := sampleset.PrivateRoot(srv.PKI)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clock := func() time.Time { return at }
+	v, err := validation.New(ctx,
+		validation.WithEULOTL(validation.TrustedList{URL: eco.LOTLURL, Signers: []*x509.Certificate{eco.LOTLSigner.Certificate}}),
+		validation.WithSwissList(validation.TrustedList{URL: eco.SwissURL, Signers: []*x509.Certificate{eco.SwissSigner.Certificate}}),
+		validation.WithPrivateAnchors(root), validation.WithTime(at), validation.WithClock(clock),
+		validation.WithEgress(validation.Egress{AllowPrivateNetworks: true}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v.Refresh(ctx)
+	byFormat := map[string][]validation.Document{}
+	for _, s := range m.Samples {
+		doc := validation.Document{Name: s.File, Data: files[s.File]}
+		for _, d := range s.Detached {
+			doc.Detached = append(doc.Detached, validation.Part{Name: d, Data: files[d]})
+		}
+		format := "CAdES"
+		if filepath.Ext(s.File) == ".pdf" {
+			format = "PAdES"
+		}
+		byFormat[format] = append(byFormat[format], doc)
+	}
+	for _, format := range []string{"CAdES", "PAdES"} {
+		docs := byFormat[format]
+		b.Run(format, func(b *testing.B) {
+			if len(docs) == 0 {
+				b.Fatalf("no %s sample", format)
+			}
+			for _, doc := range docs { // warms the revocation cache
+				if _, err := v.Validate(ctx, doc); err != nil {
+					b.Fatalf("%s: %v", doc.Name, err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, doc := range docs {
+					if _, err := v.Validate(ctx, doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+		})
+	}
+}
