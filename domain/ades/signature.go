@@ -78,6 +78,15 @@ func SignatureFormat(f Format, l Level) string {
 	return f.String() + "_NOT_ETSI"
 }
 
+// FormatName is the signature's signatureFormat: its Form when the
+// reader named one, else SignatureFormat(Format, Level).
+func (s *Signature) FormatName() string {
+	if s.Form != "" {
+		return s.Form
+	}
+	return SignatureFormat(s.Format, s.Level)
+}
+
 // A Signature is the evidence of one signature in a document.
 type Signature struct {
 	// ID identifies the signature within the document, stably: the same
@@ -85,6 +94,13 @@ type Signature struct {
 	ID     string
 	Format Format
 	Level  Level
+	// Form names a form of the format outside the baseline levels, as
+	// DSS names it, when the reader found one: XAdES_C, XAdES_X,
+	// XAdES_XL, XAdES_A for the extended forms of XAdES 1.3.2/1.4.1
+	// (Level is then the baseline level their evidence stands for), or
+	// XML_NOT_ETSI for a plain XMLDSig signature (Level NotBaseline).
+	// Empty: the name is that of Format and Level (SignatureFormat).
+	Form string
 
 	// DataObjects are what the signature covers, each with its digest
 	// check. Empty means the signed data could not be found (a detached

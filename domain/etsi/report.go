@@ -25,7 +25,7 @@ import (
 func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 	rep := verdict.SignatureReport{
 		SignatureID:     sig.ID,
-		SignatureFormat: ades.SignatureFormat(sig.Format, sig.Level),
+		SignatureFormat: sig.FormatName(),
 		Indication:      r.Indication,
 		TrustFramework:  verdict.FrameworkUnknown,
 		Errors:          slices.Clone(r.Errors),

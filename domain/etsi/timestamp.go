@@ -272,8 +272,8 @@ func (v *validation) level() {
 	if l < sig.Level {
 		v.r.EvidenceLevel = l
 		v.warn(supported, CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
-			ades.SignatureFormat(sig.Format, sig.Level), ades.SignatureFormat(sig.Format, l))
+			sig.FormatName(), ades.SignatureFormat(sig.Format, l))
 		return
 	}
-	v.check(supported, OK, "", "the evidence supports %s", ades.SignatureFormat(sig.Format, sig.Level))
+	v.check(supported, OK, "", "the evidence supports %s", sig.FormatName())
 }
