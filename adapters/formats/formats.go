@@ -70,6 +70,27 @@ func (r *Registry) With(more ...Format) *Registry {
 	return New(slices.Concat(r.formats, more)...)
 }
 
+// Only returns a registry of r's formats that names names, in any case,
+// kept in r's order: for a validator that reads a subset. A name r does
+// not register is an error that lists r's formats.
+func (r *Registry) Only(names ...string) (*Registry, error) {
+	keep := make([]bool, len(r.formats))
+	for _, name := range names {
+		i := slices.IndexFunc(r.formats, func(f Format) bool { return strings.EqualFold(f.Name, name) })
+		if i < 0 {
+			return nil, fmt.Errorf("no format %q is registered (%s)", name, r.List())
+		}
+		keep[i] = true
+	}
+	var out []Format
+	for i, f := range r.formats {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return New(out...), nil
+}
+
 // Formats returns the formats in the order they are tried.
 func (r *Registry) Formats() []Format { return slices.Clone(r.formats) }
 

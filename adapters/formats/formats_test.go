@@ -67,6 +67,33 @@ func TestDefault(t *testing.T) {
 	is.Equal(len(reg.Readers()), 2)
 }
 
+// TestOnly: a subset keeps the registry's order whatever the order and
+// case of the names; a name not registered is refused with the list.
+func TestOnly(t *testing.T) {
+	t.Parallel()
+	reg := formats.Default().With(fake(&fakeReader{}))
+	tests := []struct {
+		names []string
+		want  string // the subset's List, or the error
+	}{
+		{[]string{"PAdES"}, "PAdES"},
+		{[]string{"fake", "cades"}, "CAdES, FAKE"},
+		{[]string{"PAdES", "PAdES"}, "PAdES"},
+		{[]string{"PAdES", "XAdES"}, `no format "XAdES" is registered (CAdES, PAdES, FAKE)`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {
+			is := is.New(t)
+			sub, err := reg.Only(tt.names...)
+			if err != nil {
+				is.Equal(err.Error(), tt.want)
+				return
+			}
+			is.Equal(sub.List(), tt.want)
+		})
+	}
+}
+
 // TestReaders: each reader reads only what its format's Detect claims;
 // the rest is not its format, unread.
 func TestReaders(t *testing.T) {

@@ -332,24 +332,3 @@ func (s *settings) exclusive(groups ...[]string) error {
 	}
 	return nil
 }
-
-// selectFormats narrows reg to the formats named (in any case), in
-// reg's order.
-func selectFormats(reg *formats.Registry, names []string) (*formats.Registry, error) {
-	all := reg.Formats()
-	keep := make([]bool, len(all))
-	for _, name := range names {
-		i := slices.IndexFunc(all, func(f formats.Format) bool { return strings.EqualFold(f.Name, name) })
-		if i < 0 {
-			return nil, fmt.Errorf("no format %q is registered (%s)", name, reg.List())
-		}
-		keep[i] = true
-	}
-	var out []formats.Format
-	for i, f := range all {
-		if keep[i] {
-			out = append(out, f)
-		}
-	}
-	return formats.New(out...), nil
-}

@@ -98,7 +98,7 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 	reg := s.registry
 	if s.formatNames != nil {
 		var err error
-		if reg, err = selectFormats(reg, s.formatNames); err != nil {
+		if reg, err = reg.Only(s.formatNames...); err != nil {
 			return nil, fmt.Errorf("validation: WithFormats: %w", err)
 		}
 	}
