@@ -13,6 +13,7 @@
 //     PrefixList of the exclusive method. ParseDocument reads documents the
 //     way the XML data model needs (attribute-value normalisation, strict
 //     namespace well-formedness), which etree's own reader does not.
+//
 //   - Verification (Verify): exactly one ds:Signature, a child of the root
 //     element; references to "" (the document), "#id", "#xpointer(/)" and
 //     "#xpointer(id('id'))"; the enveloped-signature transform and the six
@@ -22,6 +23,18 @@
 //     KeyInfo/X509Data certificate (or WithCertificates candidate) whose key
 //     verifies the SignatureValue. The XAdES SignedProperties reference and
 //     its SigningTime are reported.
+//
+//   - Checking any signature (Signatures, CheckSignature), for the XAdES
+//     reader: every ds:Signature of a document, counter-signatures
+//     included, reference by reference. Detached data comes from the
+//     caller's Resolver (nothing is fetched), ds:Manifest references are
+//     followed one level, a Reference without URI is detached data, the
+//     key may be a bare KeyValue, certificates are read with cert.Parse
+//     (brainpool keys included), and unsupported algorithms and
+//     transforms (XSLT always) are recorded with a stable reason on the
+//     reference or value they concern rather than returned as errors.
+//     CheckSignature also applies the base64 transform and transforms
+//     after a canonicalisation. Verify keeps the strict behaviour below.
 //
 // It does not sign: fixtures/xmlsign writes the signatures fixtures and
 // tests need.

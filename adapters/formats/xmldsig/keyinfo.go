@@ -1,11 +1,21 @@
 package xmldsig
 
 import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
 	"crypto/x509"
+	"encoding/asn1"
 	"errors"
 	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
 
 	"github.com/beevik/etree"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 // keyInfoCertificates returns the DER of every X509Data/X509Certificate in
@@ -52,4 +62,117 @@ func parseCertificates(ders [][]byte) ([]*x509.Certificate, error) {
 		certs = append(certs, c)
 	}
 	return certs, errors.Join(errs...)
+}
+
+// NamespaceDSig11 is the XMLDSig 1.1 namespace (ECKeyValue).
+const NamespaceDSig11 = "http://www.w3.org/2009/xmldsig11#"
+
+// maxKeyValueBytes bounds a KeyValue component: an RSA modulus of 16384
+// bits, an EC point of the largest curve.
+const maxKeyValueBytes = 2048
+
+// keyInfoKeyValue returns the public key of KeyInfo's first KeyValue with
+// an RSAKeyValue or a dsig11:ECKeyValue on a named curve, or nil. A bare
+// key names no one: CheckSignature tries it after the certificates and
+// reports no signer certificate when it is the one that verifies.
+func keyInfoKeyValue(keyInfo *etree.Element) crypto.PublicKey {
+	for _, kv := range keyInfo.ChildElements() {
+		if !isDS(kv, "KeyValue") {
+			continue
+		}
+		for _, k := range kv.ChildElements() {
+			switch {
+			case isDS(k, "RSAKeyValue"):
+				if pub := rsaKeyValue(k); pub != nil {
+					return pub
+				}
+			case k.Tag == "ECKeyValue" && elementNamespace(k) == NamespaceDSig11:
+				if pub := ecKeyValue(k); pub != nil {
+					return pub
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func rsaKeyValue(k *etree.Element) crypto.PublicKey {
+	var n, e []byte
+	for _, c := range k.ChildElements() {
+		b, err := decodeBase64(c)
+		if err != nil || len(b) > maxKeyValueBytes {
+			return nil
+		}
+		switch {
+		case isDS(c, "Modulus"):
+			n = b
+		case isDS(c, "Exponent"):
+			e = b
+		}
+	}
+	exp := new(big.Int).SetBytes(e)
+	if len(n) == 0 || !exp.IsInt64() || exp.Int64() < 3 || exp.Int64() > 1<<31-1 {
+		return nil
+	}
+	return &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(exp.Int64())}
+}
+
+// ecCurves maps the NamedCurve URIs (urn:oid:...) of the curves
+// crypto/ecdsa and cert.BrainpoolCurve implement.
+func ecCurve(uri string) elliptic.Curve {
+	oidText, ok := strings.CutPrefix(uri, "urn:oid:")
+	if !ok {
+		return nil
+	}
+	switch oidText {
+	case "1.2.840.10045.3.1.7":
+		return elliptic.P256()
+	case "1.3.132.0.34":
+		return elliptic.P384()
+	case "1.3.132.0.35":
+		return elliptic.P521()
+	}
+	var oid asn1.ObjectIdentifier
+	for _, part := range strings.Split(oidText, ".") {
+		v, err := strconv.Atoi(part)
+		if err != nil || len(oid) > 16 {
+			return nil
+		}
+		oid = append(oid, v)
+	}
+	return cert.BrainpoolCurve(oid)
+}
+
+func ecKeyValue(k *etree.Element) crypto.PublicKey {
+	var (
+		curve elliptic.Curve
+		point []byte
+	)
+	for _, c := range k.ChildElements() {
+		if elementNamespace(c) != NamespaceDSig11 {
+			continue
+		}
+		switch c.Tag {
+		case "NamedCurve":
+			curve = ecCurve(attrValue(c, "URI"))
+		case "PublicKey":
+			b, err := decodeBase64(c)
+			if err != nil || len(b) > maxKeyValueBytes {
+				return nil
+			}
+			point = b
+		}
+	}
+	if curve == nil {
+		return nil
+	}
+	size := (curve.Params().BitSize + 7) / 8
+	if len(point) != 1+2*size || point[0] != 4 {
+		return nil // only the uncompressed form
+	}
+	x, y := new(big.Int).SetBytes(point[1:1+size]), new(big.Int).SetBytes(point[1+size:])
+	if !curve.IsOnCurve(x, y) {
+		return nil
+	}
+	return &ecdsa.PublicKey{Curve: curve, X: x, Y: y}
 }

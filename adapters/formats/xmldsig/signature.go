@@ -3,6 +3,7 @@ package xmldsig
 import (
 	"crypto"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,22 +20,33 @@ type parsedSignature struct {
 	c14nPrefixes []string
 	method       string
 	pss          *pssParams // parameters of SignatureRSAPSS
+	// methodErr and c14nErr record an unsupported SignatureMethod or
+	// CanonicalizationMethod when the signature was read leniently (for
+	// CheckSignature, which reports them instead of failing).
+	methodErr    error
+	c14nErr      error
 	value        []byte
 	references   []parsedReference
-	certificates [][]byte // DER, from KeyInfo/X509Data/X509Certificate
+	certificates [][]byte         // DER, from KeyInfo/X509Data/X509Certificate
+	keyValue     crypto.PublicKey // KeyInfo/KeyValue, used by CheckSignature only
 }
 
 type parsedReference struct {
 	el         *etree.Element
 	uri        string
+	hasURI     bool // false: the URI attribute is absent (the application knows the data)
 	typ        string
 	id         string
 	transforms []parsedTransform
 	digestURI  string
 	digest     []byte
+	digestErr  error // an unsupported DigestMethod, when read leniently
+	// digestValueErr records a DigestValue that is not base64.
+	digestValueErr error
 }
 
 type parsedTransform struct {
+	el        *etree.Element // the ds:Transform, for the parameters of XPath transforms
 	algorithm string
 	prefixes  []string // exclusive c14n InclusiveNamespaces PrefixList
 }
@@ -69,6 +81,14 @@ func (s *parsedSignature) result() *Result {
 // optional KeyInfo, then Objects. Anything out of place is refused: a lax
 // reader is how signature-wrapping attacks get in.
 func parseSignature(el *etree.Element) (*parsedSignature, error) {
+	return readSignature(el, true)
+}
+
+// readSignature is parseSignature; with strict false, an unsupported
+// canonicalisation, signature or digest method and a Reference without URI
+// are recorded in the result instead of refused, so that CheckSignature can
+// report them reference by reference. The structure is checked the same.
+func readSignature(el *etree.Element, strict bool) (*parsedSignature, error) {
 	s := &parsedSignature{el: el, id: attrValue(el, "Id")}
 	children, err := dsChildren(el)
 	if err != nil {
@@ -83,6 +103,7 @@ func parseSignature(el *etree.Element) (*parsedSignature, error) {
 			if s.certificates, err = keyInfoCertificates(c); err != nil {
 				return nil, err
 			}
+			s.keyValue = keyInfoKeyValue(c)
 		case isDS(c, "Object"):
 		default:
 			return nil, fmt.Errorf("%w: unexpected <%s> in ds:Signature", ErrMalformedSignature, qualified(c.Space, c.Tag))
@@ -91,13 +112,13 @@ func parseSignature(el *etree.Element) (*parsedSignature, error) {
 	if s.value, err = decodeBase64(children[1]); err != nil {
 		return nil, fmt.Errorf("%w: SignatureValue: %w", ErrMalformedSignature, err)
 	}
-	if err := s.parseSignedInfo(children[0]); err != nil {
+	if err := s.parseSignedInfo(children[0], strict); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *parsedSignature) parseSignedInfo(si *etree.Element) error {
+func (s *parsedSignature) parseSignedInfo(si *etree.Element, strict bool) error {
 	s.signedInfo = si
 	children, err := dsChildren(si)
 	if err != nil {
@@ -107,13 +128,19 @@ func (s *parsedSignature) parseSignedInfo(si *etree.Element) error {
 		return fmt.Errorf("%w: ds:SignedInfo must hold CanonicalizationMethod, SignatureMethod and References", ErrMalformedSignature)
 	}
 	cm := parseTransform(children[0])
-	if _, ok := c14nMethods[cm.algorithm]; !ok {
-		return fmt.Errorf("%w: canonicalisation method %q", ErrUnsupported, cm.algorithm)
-	}
 	s.c14nURI, s.c14nPrefixes = cm.algorithm, cm.prefixes
+	if _, ok := c14nMethods[cm.algorithm]; !ok {
+		s.c14nErr = fmt.Errorf("%w: canonicalisation method %q", ErrUnsupported, cm.algorithm)
+		if strict {
+			return s.c14nErr
+		}
+	}
 
 	if err := s.parseSignatureMethod(children[1]); err != nil {
-		return err
+		if strict || !errors.Is(err, ErrUnsupported) {
+			return err
+		}
+		s.methodErr = err
 	}
 
 	refs := children[2:]
@@ -127,6 +154,15 @@ func (s *parsedSignature) parseSignedInfo(si *etree.Element) error {
 		ref, err := parseReference(r)
 		if err != nil {
 			return err
+		}
+		if strict && !ref.hasURI {
+			return fmt.Errorf("%w: Reference without URI", ErrUnsupported)
+		}
+		if strict && ref.digestErr != nil {
+			return ref.digestErr
+		}
+		if strict && ref.digestValueErr != nil {
+			return ref.digestValueErr
 		}
 		s.references = append(s.references, ref)
 	}
@@ -198,11 +234,7 @@ func parseReference(r *etree.Element) (parsedReference, error) {
 		typ: attrValue(r, "Type"),
 		id:  attrValue(r, "Id"),
 	}
-	uri, ok := lookupAttr(r, "URI")
-	if !ok {
-		return ref, fmt.Errorf("%w: Reference without URI", ErrUnsupported)
-	}
-	ref.uri = uri
+	ref.uri, ref.hasURI = lookupAttr(r, "URI")
 	children, err := dsChildren(r)
 	if err != nil {
 		return ref, err
@@ -227,11 +259,12 @@ func parseReference(r *etree.Element) (parsedReference, error) {
 		return ref, fmt.Errorf("%w: ds:Reference %q must end with DigestMethod and DigestValue", ErrMalformedSignature, ref.uri)
 	}
 	ref.digestURI = attrValue(children[0], "Algorithm")
-	if _, err := digestHash(ref.digestURI); err != nil {
-		return ref, err
-	}
+	_, ref.digestErr = digestHash(ref.digestURI)
 	if ref.digest, err = decodeBase64(children[1]); err != nil {
-		return ref, fmt.Errorf("%w: DigestValue of reference %q: %w", ErrMalformedSignature, ref.uri, err)
+		// Verify refuses it; CheckSignature reports the reference as not
+		// intact: an altered DigestValue is tampering, not a format error.
+		ref.digest = nil
+		ref.digestValueErr = fmt.Errorf("%w: DigestValue of reference %q: %w", ErrMalformedSignature, ref.uri, err)
 	}
 	return ref, nil
 }
@@ -239,7 +272,7 @@ func parseReference(r *etree.Element) (parsedReference, error) {
 // parseTransform reads a Transform or CanonicalizationMethod: its algorithm
 // and, for exclusive c14n, the InclusiveNamespaces PrefixList.
 func parseTransform(t *etree.Element) parsedTransform {
-	pt := parsedTransform{algorithm: attrValue(t, "Algorithm")}
+	pt := parsedTransform{el: t, algorithm: attrValue(t, "Algorithm")}
 	for _, c := range t.ChildElements() {
 		if c.Tag == "InclusiveNamespaces" && elementNamespace(c) == NamespaceExcC14N {
 			pt.prefixes = append(pt.prefixes, strings.Fields(attrValue(c, "PrefixList"))...)
