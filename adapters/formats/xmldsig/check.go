@@ -358,9 +358,6 @@ type checker struct {
 	sig     *parsedSignature
 	idx     docIndex
 	resolve Resolver
-	// steps counts XPath navigation steps over all the signature's
-	// references, against MaxXPathSteps.
-	steps int
 }
 
 // manifests checks the references of every ds:Manifest a SignedInfo

@@ -3,7 +3,6 @@ package xmldsig
 import (
 	"crypto"
 	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/asn1"
@@ -117,35 +116,33 @@ func rsaKeyValue(k *etree.Element) crypto.PublicKey {
 	return &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(exp.Int64())}
 }
 
-// ecCurves maps the NamedCurve URIs (urn:oid:...) of the curves
-// crypto/ecdsa and cert.BrainpoolCurve implement.
-func ecCurve(uri string) elliptic.Curve {
+// ecCurveOID returns the curve OID of a NamedCurve URI (urn:oid:...).
+func ecCurveOID(uri string) asn1.ObjectIdentifier {
 	oidText, ok := strings.CutPrefix(uri, "urn:oid:")
 	if !ok {
 		return nil
 	}
-	switch oidText {
-	case "1.2.840.10045.3.1.7":
-		return elliptic.P256()
-	case "1.3.132.0.34":
-		return elliptic.P384()
-	case "1.3.132.0.35":
-		return elliptic.P521()
-	}
 	var oid asn1.ObjectIdentifier
 	for _, part := range strings.Split(oidText, ".") {
 		v, err := strconv.Atoi(part)
-		if err != nil || len(oid) > 16 {
+		if err != nil || v < 0 || len(oid) == 16 {
 			return nil
 		}
 		oid = append(oid, v)
 	}
-	return cert.BrainpoolCurve(oid)
+	return oid
 }
 
+// oidECPublicKey is id-ecPublicKey (RFC 5480).
+var oidECPublicKey = asn1.ObjectIdentifier{1, 2, 840, 10045, 2, 1}
+
+// ecKeyValue reads a dsig11:ECKeyValue: a NamedCurve and the point. The key
+// is wrapped in a SubjectPublicKeyInfo for cert.ParsePublicKey, which
+// reads the NIST curves through crypto/x509 and the brainpool ones itself,
+// checking that the point is on the curve.
 func ecKeyValue(k *etree.Element) crypto.PublicKey {
 	var (
-		curve elliptic.Curve
+		curve asn1.ObjectIdentifier
 		point []byte
 	)
 	for _, c := range k.ChildElements() {
@@ -154,7 +151,7 @@ func ecKeyValue(k *etree.Element) crypto.PublicKey {
 		}
 		switch c.Tag {
 		case "NamedCurve":
-			curve = ecCurve(attrValue(c, "URI"))
+			curve = ecCurveOID(attrValue(c, "URI"))
 		case "PublicKey":
 			b, err := decodeBase64(c)
 			if err != nil || len(b) > maxKeyValueBytes {
@@ -163,16 +160,26 @@ func ecKeyValue(k *etree.Element) crypto.PublicKey {
 			point = b
 		}
 	}
-	if curve == nil {
+	if curve == nil || len(point) == 0 {
 		return nil
 	}
-	size := (curve.Params().BitSize + 7) / 8
-	if len(point) != 1+2*size || point[0] != 4 {
-		return nil // only the uncompressed form
+	type algorithm struct {
+		Algorithm asn1.ObjectIdentifier
+		Curve     asn1.ObjectIdentifier
 	}
-	x, y := new(big.Int).SetBytes(point[1:1+size]), new(big.Int).SetBytes(point[1+size:])
-	if !curve.IsOnCurve(x, y) {
+	spki, err := asn1.Marshal(struct {
+		Algorithm algorithm
+		Key       asn1.BitString
+	}{algorithm{oidECPublicKey, curve}, asn1.BitString{Bytes: point, BitLength: 8 * len(point)}})
+	if err != nil {
 		return nil
 	}
-	return &ecdsa.PublicKey{Curve: curve, X: x, Y: y}
+	pub, _, err := cert.ParsePublicKey(spki)
+	if err != nil {
+		return nil
+	}
+	if _, ok := pub.(*ecdsa.PublicKey); !ok {
+		return nil
+	}
+	return pub
 }
