@@ -9,6 +9,7 @@ tool (
 
 require (
 	github.com/ProtonMail/go-crypto v1.5.2
+	github.com/antchfx/xpath v1.3.9
 	github.com/beevik/etree v1.8.1
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/go-jose/go-jose/v4 v4.1.4

@@ -68,6 +68,10 @@ const (
 	// ReasonXPathLimit: evaluating an XPath expression took more steps
 	// than MaxXPathSteps.
 	ReasonXPathLimit = "XPATH_LIMIT_EXCEEDED"
+	// ReasonXPathUnreliable: evaluating an XPath expression moved its
+	// context node inside antchfx/xpath, so its value cannot be trusted
+	// (see compiledXPath).
+	ReasonXPathUnreliable = "XPATH_UNRELIABLE"
 	// ReasonUnsupportedURI: a same-document URI form other than "", "#id",
 	// "#xpointer(/)" and "#xpointer(id('id'))".
 	ReasonUnsupportedURI = "UNSUPPORTED_REFERENCE_URI"
@@ -358,6 +362,9 @@ type checker struct {
 	sig     *parsedSignature
 	idx     docIndex
 	resolve Resolver
+	// xpathSteps is the XPath budget of the signature, MaxXPathSteps
+	// navigation steps over all its references.
+	xpathSteps *xpathBudget
 }
 
 // manifests checks the references of every ds:Manifest a SignedInfo

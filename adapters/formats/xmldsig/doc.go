@@ -33,8 +33,12 @@
 //     (brainpool keys included), and unsupported algorithms and
 //     transforms (XSLT always) are recorded with a stable reason on the
 //     reference or value they concern rather than returned as errors.
-//     CheckSignature also applies the base64 transform and transforms
-//     after a canonicalisation. Verify keeps the strict behaviour below.
+//     CheckSignature also applies the base64 transform, transforms after a
+//     canonicalisation, and the XPath (with here()) and XPath Filter 2.0
+//     transforms, evaluated by github.com/antchfx/xpath over an etree
+//     navigator within MaxXPathSteps; node-sets with gaps are
+//     canonicalised as Canonical XML requires, checked against xmlsec1.
+//     Verify keeps the strict behaviour below.
 //
 // It does not sign: fixtures/xmlsign writes the signatures fixtures and
 // tests need.
@@ -71,9 +75,12 @@
 //
 // # Non-goals
 //
-//   - XPath, XPath Filter 2.0, XSLT and base64 transforms, and transforms
-//     after a canonicalisation: refused with ErrUnsupported. Trusted lists
-//     use enveloped-signature plus one canonicalisation.
+//   - In Verify: XPath, XPath Filter 2.0, XSLT and base64 transforms, and
+//     transforms after a canonicalisation: refused with ErrUnsupported.
+//     Trusted lists use enveloped-signature plus one canonicalisation.
+//   - XSLT anywhere: CheckSignature reports XSLT_TRANSFORM_UNSUPPORTED.
+//   - The XPath namespace axis: namespace nodes belong to a node-set with
+//     their element (see selection).
 //   - The Canonical XML 1.1 xml:base fix-up for a subset whose omitted
 //     ancestors carry xml:base: refused with ErrUnsupported.
 //   - DTD processing, encodings other than UTF-8/US-ASCII, HMAC and DSA

@@ -3,6 +3,7 @@ package xmldsig_test
 import (
 	"bytes"
 	"crypto/x509"
+	"strings"
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
@@ -70,6 +71,99 @@ func FuzzVerify(f *testing.F) {
 		res, err := xmldsig.Verify(data)
 		if err == nil && (res == nil || res.Signer == nil) {
 			t.Fatal("Verify succeeded without a signer")
+		}
+	})
+}
+
+// FuzzCheckSignature feeds arbitrary documents, seeded with the
+// CheckSignature test documents, to Signatures and CheckSignature with a
+// Resolver that always answers: they must never panic, and a reference
+// reported intact must have been found and computed.
+func FuzzCheckSignature(f *testing.F) {
+	for _, s := range testSigners(f) {
+		signed, err := xmlsign.Sign([]byte(testList), s.key, []*x509.Certificate{s.cert}, xmlsign.SignOptions{XAdES: true, SigningTime: signingTime})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(signed)
+	}
+	for _, c := range xpathTemplates {
+		f.Add([]byte(c.doc))
+	}
+	for _, c := range xmlsecTemplates {
+		f.Add([]byte(c.doc))
+	}
+	resolve := func(uri string) ([]byte, string, int, bool) {
+		return []byte(`<a xmlns="http://u"><b>` + uri + `</b></a>`), uri, 1, true
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tree, err := xmldsig.ParseDocument(data)
+		if err != nil {
+			return
+		}
+		sigs, err := xmldsig.Signatures(tree)
+		if err != nil {
+			return
+		}
+		for _, s := range sigs {
+			c, err := xmldsig.CheckSignature(tree, s, xmldsig.CheckOptions{Resolve: resolve})
+			if err != nil {
+				continue
+			}
+			for _, r := range c.References {
+				if r.Intact && (!r.Found || r.Unchecked != "" || r.Octets == nil) {
+					t.Fatalf("reference %q intact without being checked: %+v", r.URI, r)
+				}
+			}
+			if c.Value.Valid && !c.Value.Done {
+				t.Fatal("value valid but not done")
+			}
+		}
+	})
+}
+
+// FuzzXPathFilter puts arbitrary expressions in an XPath transform and in
+// an XPath Filter 2.0 transform of a fixed document: evaluating them must
+// never panic nor run past the step budget.
+func FuzzXPathFilter(f *testing.F) {
+	for _, e := range []string{
+		"not(ancestor-or-self::ds:Signature)",
+		"count(ancestor-or-self::ds:Signature | here()/ancestor::ds:Signature[1]) > count(ancestor-or-self::ds:Signature)",
+		"//ds:Signature", "/", "//u:v | //u:w", "self::text()", "@*", "ancestor-or-self::u:t",
+		"count(//node()) = count(preceding::node())", "namespace::*", "here()", "id('s')", "string(.) = 'in'",
+		"1 = 1 = 1", "'a' < 'b'", "(//*)[last()]", "..//*[position() mod 2 = 0]",
+	} {
+		f.Add(e, "subtract")
+	}
+	const body = `<r xmlns="http://u" xmlns:p="http://v" xml:lang="en"><!--c--><p:s Id="s" a="1"><t>in<v>out</v></t><?pi x?><v><w>back</w></v></p:s>`
+	f.Fuzz(func(t *testing.T, expr, op string) {
+		var b strings.Builder
+		for _, r := range expr {
+			switch r {
+			case '<':
+				b.WriteString("&lt;")
+			case '&':
+				b.WriteString("&amp;")
+			default:
+				b.WriteRune(r)
+			}
+		}
+		escaped := b.String()
+		for _, tr := range []string{
+			`<Transform Algorithm="` + xmldsig.TransformXPath + `"><XPath xmlns:ds="http://www.w3.org/2000/09/xmldsig#" xmlns:u="http://u">` + escaped + `</XPath></Transform>`,
+			`<Transform Algorithm="` + xmldsig.TransformXPathFilter2 + `"><XPath xmlns="` + xmldsig.NamespaceXPathFilter2 + `" Filter="` + strings.ReplaceAll(strings.ReplaceAll(op, "&", ""), `"`, "") +
+				`" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" xmlns:u="http://u">` + escaped + `</XPath></Transform>`,
+		} {
+			doc := body + sigTemplate(xmldsig.C14N10, ref("", tr, xmldsig.ExcC14NWithComments), ref("#s", tr)) + `</r>`
+			tree, err := xmldsig.ParseDocument([]byte(doc))
+			if err != nil {
+				continue
+			}
+			sigs, err := xmldsig.Signatures(tree)
+			if err != nil || len(sigs) != 1 {
+				continue
+			}
+			_, _ = xmldsig.CheckSignature(tree, sigs[0], xmldsig.CheckOptions{})
 		}
 	})
 }
