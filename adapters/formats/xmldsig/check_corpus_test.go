@@ -220,3 +220,32 @@ func TestCheckSignatureCorpusSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSignatureBrainpool: the DSS trusted list signed with ECDSA on
+// brainpoolP256r1, which Verify cannot check (crypto/x509 does not read
+// the key), verifies with CheckSignature, whose certificates are read by
+// cert.Parse.
+func TestCheckSignatureBrainpool(t *testing.T) {
+	data := realworld.ReadTrust(t, "dss/tl/tl-ecdsa-brainpool.xml")
+	tree, err := xmldsig.ParseDocument(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs, err := xmldsig.Signatures(tree)
+	if err != nil || len(sigs) != 1 {
+		t.Fatalf("signatures: %d, %v", len(sigs), err)
+	}
+	c, err := xmldsig.CheckSignature(tree, sigs[0], xmldsig.CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Value.Valid || c.Signer == nil {
+		t.Fatalf("value %+v, signer %v", c.Value, c.Signer != nil)
+	}
+	for _, r := range c.References {
+		if !r.Found || !r.Intact {
+			t.Errorf("reference %q: found %v intact %v unchecked %q", r.URI, r.Found, r.Intact, r.Unchecked)
+		}
+	}
+	t.Logf("%s by %s (%T)", c.Algorithm, c.Signer.Subject.CommonName, c.Signer.PublicKey)
+}
