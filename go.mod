@@ -28,6 +28,7 @@ require (
 	github.com/zitadel/oidc/v3 v3.45.3
 	golang.org/x/crypto v0.58.0
 	golang.org/x/oauth2 v0.36.0
+	golang.org/x/text v0.43.0
 	software.sslmate.com/src/go-pkcs12 v0.7.4
 )
 
@@ -165,7 +166,6 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/api v0.293.0 // indirect

@@ -1,6 +1,7 @@
 package xmldsig_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -242,7 +243,7 @@ func TestParseDocumentRefuses(t *testing.T) {
 		{"prefix undeclaration", `<a xmlns:p=""/>`, xmldsig.ErrMalformedXML},
 		{"xml prefix rebound", `<a xmlns:xml="http://x"/>`, xmldsig.ErrMalformedXML},
 		{"undefined entity", `<a>&nbsp;</a>`, xmldsig.ErrMalformedXML},
-		{"latin-1", `<?xml version="1.0" encoding="ISO-8859-1"?><a/>`, xmldsig.ErrUnsupported},
+		{"EBCDIC", `<?xml version="1.0" encoding="IBM037"?><a/>`, xmldsig.ErrUnsupported},
 		{"UTF-16", "\xff\xfe<\x00a\x00/\x00>\x00", xmldsig.ErrUnsupported},
 		{"too deep", deep, xmldsig.ErrLimitExceeded},
 	} {
@@ -251,5 +252,37 @@ func TestParseDocumentRefuses(t *testing.T) {
 			_, err := xmldsig.ParseDocument([]byte(tc.in))
 			is.True(errors.Is(err, tc.want))
 		})
+	}
+}
+
+// TestCanonicalizeSingleByteEncodings: a document declared ISO-8859-x or
+// windows-125x is read in that encoding and canonicalised in UTF-8, as
+// libxml2 does (attribute normalisation included).
+func TestCanonicalizeSingleByteEncodings(t *testing.T) {
+	xmllint := requireTool(t, "xmllint")
+	for _, doc := range []string{
+		"<?xml version=\"1.0\" encoding=\"ISO-8859-2\"?>\n<a b=\"\xb1\xe9\tx\">\xb1\xe9 &#xE9;</a>",
+		"<?xml version='1.0' encoding='iso-8859-1' standalone='yes'?><a>caf\xe9<b c='\xff'/></a>",
+		"<?xml version=\"1.0\" encoding=\"windows-1252\"?><a>\x80 \x93q\x94</a>",
+	} {
+		path := filepath.Join(t.TempDir(), "doc.xml")
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, stderr, err := run(t, xmllint, "--c14n", path)
+		if err != nil {
+			t.Fatalf("xmllint: %v\n%s", err, stderr)
+		}
+		tree, err := xmldsig.ParseDocument([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := xmldsig.CanonicalizeDocument(tree, xmldsig.C14N10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%q\n got %q\nwant %q", doc, got, want)
+		}
 	}
 }

@@ -145,6 +145,10 @@ func TestCheckSignatureCorpus(t *testing.T) {
 			{uri: "#manifest", found: true}, {uri: "#xades-id-0060e645e58b78bc6a82309e1ced6830", found: true, intact: true},
 			{uri: "sample.png", manifest: true, found: true}, {uri: "sample.txt", manifest: true, found: true, intact: true},
 			{uri: "sample.xml", manifest: true, found: true, intact: true}}},
+		// ISO-8859-2, transcoded before parsing; the detached file it
+		// signs is not in the corpus.
+		{id: "xades-029-b-with-certvalues", value: []bool{true, true}, refs: []refState{
+			{uri: "../../Data/ts_101903v010302p.txt"}, {uri: "#XS8aa4c85c-f351-433a-892a-3f6930a12397", found: true, intact: true}}},
 		{id: "xades-034-unknown-digest-algo", value: []bool{true, false}, refs: []refState{
 			{uri: "sample.xml", found: true, unchecked: xmldsig.ReasonUnsupportedDigest}, {uri: "#xades-id-b77fb3dd1db603d08222e0ba76b19b3c", found: true, intact: true}}},
 		// The counter-signature is intact and valid as XMLDSig; what makes

@@ -83,11 +83,12 @@
 //     their element (see selection).
 //   - The Canonical XML 1.1 xml:base fix-up for a subset whose omitted
 //     ancestors carry xml:base: refused with ErrUnsupported.
-//   - DTD processing, encodings other than UTF-8/US-ASCII, HMAC and DSA
-//     signatures, KeyValue and RetrievalMethod key material, Manifest
-//     processing, detached and enveloping signatures, counter-signatures.
-//   - Curves crypto/ecdsa lacks (brainpool): the certificate does not parse
-//     and Verify reports ErrNoCertificate.
+//   - DTD processing, multi-byte encodings other than UTF-8 (UTF-16,
+//     EBCDIC...), HMAC and DSA signatures, RetrievalMethod key material.
+//   - In Verify: KeyValue key material, Manifest processing, detached and
+//     enveloping signatures, counter-signatures; curves crypto/x509 lacks
+//     (brainpool): the certificate does not parse and Verify reports
+//     ErrNoCertificate. CheckSignature does all these.
 //   - Certificate path validation, revocation and the XAdES
 //     SigningCertificate check: the caller's validation policy does them.
 package xmldsig

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/beevik/etree"
+	"golang.org/x/text/encoding/charmap"
 )
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -26,8 +27,10 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 //   - a repeated attribute is an error rather than "last one wins";
 //   - the document must have exactly one root element, no text outside it,
 //     and bound namespace prefixes (namespace well-formedness);
-//   - a UTF-8 byte order mark is skipped; encodings other than UTF-8 and
-//     US-ASCII are refused (ErrUnsupported) instead of being misread.
+//   - a UTF-8 byte order mark is skipped; a document declared in one of the
+//     single-byte encodings ISO-8859-x or windows-125x is transcoded to
+//     UTF-8 first; other encodings than these, UTF-8 and US-ASCII are
+//     refused (ErrUnsupported) instead of being misread.
 //
 // The XML declaration is not kept. A DOCTYPE is kept as an etree.Directive
 // but not processed: no entity expansion, no default attributes.
@@ -49,8 +52,21 @@ func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
 		return nil, fmt.Errorf("%w: UTF-16 document", ErrUnsupported)
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
+	charset := ""
+	if name := declaredEncoding(data); name != "" {
+		if cm, ok := singleByteCharsets[strings.ToLower(name)]; ok {
+			// Transcoded before parsing, so that the raw start tags the
+			// parser reads attribute values from are UTF-8 too; the
+			// declaration then names an encoding already applied.
+			utf8Data, err := cm.NewDecoder().Bytes(data)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %w", ErrMalformedXML, name, err)
+			}
+			data, charset = utf8Data, strings.ToLower(name)
+		}
+	}
 
-	p := parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults()}
+	p := parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults(), charset: charset}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -63,6 +79,10 @@ type parser struct {
 	scope nsScope
 	root  *etree.Element
 
+	// charset is the single-byte encoding data was transcoded from, which
+	// the decoder then reads as UTF-8.
+	charset string
+
 	lim        Limits
 	elements   int
 	attributes int
@@ -73,7 +93,12 @@ func (p *parser) run() error {
 	in := &tokenReader{data: p.data, maxText: p.lim.MaxTextBytes}
 	dec := xml.NewDecoder(in)
 	dec.Strict = true
-	dec.CharsetReader = charsetReader
+	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
+		if p.charset != "" && strings.ToLower(charset) == p.charset {
+			return input, nil
+		}
+		return charsetReader(charset, input)
+	}
 
 	cur := &p.doc.Element
 	depth := 0
@@ -364,8 +389,10 @@ func decodeReference(name string) (rune, error) {
 }
 
 // charsetReader accepts the encodings that are byte-identical to UTF-8 for
-// a well-formed document and refuses the rest: decoding ISO-8859-x or UTF-16
-// as UTF-8 would canonicalise different characters than were signed.
+// a well-formed document and refuses the rest: decoding UTF-16 as UTF-8
+// would canonicalise different characters than were signed. The
+// single-byte encodings of singleByteCharsets are transcoded before
+// parsing.
 func charsetReader(charset string, input io.Reader) (io.Reader, error) {
 	switch strings.ToLower(charset) {
 	case "utf-8", "utf8", "us-ascii", "ascii":
@@ -413,4 +440,56 @@ func hasAttr(el *etree.Element, space, key string) bool {
 		}
 	}
 	return false
+}
+
+// singleByteCharsets are the single-byte encodings a document may declare:
+// transcoded to UTF-8 before parsing (canonical XML is UTF-8 whatever the
+// input encoding, Canonical XML 1.0 section 2.1). A XAdES test file of
+// ETSI's plugtests is ISO-8859-2.
+var singleByteCharsets = map[string]*charmap.Charmap{
+	"iso-8859-1":   charmap.ISO8859_1,
+	"latin1":       charmap.ISO8859_1,
+	"iso-8859-2":   charmap.ISO8859_2,
+	"iso-8859-3":   charmap.ISO8859_3,
+	"iso-8859-4":   charmap.ISO8859_4,
+	"iso-8859-5":   charmap.ISO8859_5,
+	"iso-8859-7":   charmap.ISO8859_7,
+	"iso-8859-9":   charmap.ISO8859_9,
+	"iso-8859-13":  charmap.ISO8859_13,
+	"iso-8859-15":  charmap.ISO8859_15,
+	"iso-8859-16":  charmap.ISO8859_16,
+	"windows-1250": charmap.Windows1250,
+	"windows-1251": charmap.Windows1251,
+	"windows-1252": charmap.Windows1252,
+}
+
+// declaredEncoding returns the encoding the XML declaration at the start of
+// data names, or "".
+func declaredEncoding(data []byte) string {
+	if !bytes.HasPrefix(data, []byte("<?xml")) {
+		return ""
+	}
+	end := bytes.Index(data[:min(len(data), 256)], []byte("?>"))
+	if end < 0 {
+		return ""
+	}
+	decl := string(data[5:end])
+	i := strings.Index(decl, "encoding")
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
+	rest, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+		return ""
+	}
+	name, _, ok := strings.Cut(rest[1:], rest[:1])
+	if !ok {
+		return ""
+	}
+	return name
 }
