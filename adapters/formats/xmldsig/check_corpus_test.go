@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/beevik/etree"
 
@@ -252,4 +253,61 @@ func TestCheckSignatureBrainpool(t *testing.T) {
 		}
 	}
 	t.Logf("%s by %s (%T)", c.Algorithm, c.Signer.Subject.CommonName, c.Signer.PublicKey)
+}
+
+// TestXPathEquivalentsOfEnveloped: on real lists, the XPath forms of the
+// enveloped-signature transform (XMLDSig 6.6.3's not(ancestor-or-self),
+// its here() form, and an XPath Filter 2.0 subtract) digest what the
+// enveloped-signature transform digests, so the signed reference stays
+// intact when its transform is swapped for them. It also shows the step
+// budget suffices for the largest list.
+func TestXPathEquivalentsOfEnveloped(t *testing.T) {
+	const enveloped = `<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>`
+	for _, f := range []string{"dss/lotl/eu-lotl.xml", largestList(t)} {
+		data := string(realworld.ReadTrust(t, f))
+		if !strings.Contains(data, enveloped) {
+			t.Fatalf("%s: no enveloped-signature transform written as expected", f)
+		}
+		for _, tr := range []string{
+			`<ds:Transform Algorithm="` + xmldsig.TransformXPath + `"><ds:XPath>not(ancestor-or-self::ds:Signature)</ds:XPath></ds:Transform>`,
+			`<ds:Transform Algorithm="` + xmldsig.TransformXPath + `"><ds:XPath>count(ancestor-or-self::ds:Signature | here()/ancestor::ds:Signature[1]) &gt; count(ancestor-or-self::ds:Signature)</ds:XPath></ds:Transform>`,
+			`<ds:Transform Algorithm="` + xmldsig.TransformXPathFilter2 + `"><f:XPath xmlns:f="` + xmldsig.NamespaceXPathFilter2 + `" Filter="subtract">here()/ancestor::ds:Signature[1]</f:XPath></ds:Transform>`,
+		} {
+			doc := strings.Replace(data, enveloped, tr, 1)
+			tree, err := xmldsig.ParseDocument([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sigs, err := xmldsig.Signatures(tree)
+			if err != nil || len(sigs) != 1 {
+				t.Fatalf("%s: %d signatures, %v", f, len(sigs), err)
+			}
+			start := time.Now()
+			c, err := xmldsig.CheckSignature(tree, sigs[0], xmldsig.CheckOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.References[0]
+			if !r.Intact || r.Unchecked != "" {
+				t.Errorf("%s with %s: intact %v unchecked %q", f, tr, r.Intact, r.Unchecked)
+			}
+			t.Logf("%s (%d bytes), %.40s...: %v", f, len(doc), tr[len(`<ds:Transform Algorithm="`):], time.Since(start))
+		}
+	}
+}
+
+// largestList returns the largest list of the trust corpus's list cache.
+func largestList(t *testing.T) string {
+	dir := filepath.Join(realworld.Trust(t), "dss", "tl", "lotlCache")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, size := "", int64(0)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".xml") && info.Size() > size {
+			best, size = e.Name(), info.Size()
+		}
+	}
+	return filepath.ToSlash(filepath.Join("dss", "tl", "lotlCache", best))
 }
