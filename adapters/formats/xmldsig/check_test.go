@@ -165,3 +165,66 @@ func TestCheckSignatureDetached(t *testing.T) {
 	is.NoErr(err)
 	is.True(c.References[0].Detached && !c.References[0].Found)
 }
+
+// manifestDoc is a signature whose SignedInfo references, with Type
+// Manifest, the element #m that body holds.
+func manifestDoc(body string) string {
+	return `<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>` +
+		`<ds:CanonicalizationMethod Algorithm="` + xmldsig.ExcC14N + `"/>` +
+		`<ds:SignatureMethod Algorithm="` + xmldsig.SignatureRSASHA256 + `"/>` +
+		`<ds:Reference URI="#m" Type="` + xmldsig.TypeManifest + `"><ds:DigestMethod Algorithm="` + xmldsig.DigestSHA256 + `"/>` +
+		`<ds:DigestValue>AAAA</ds:DigestValue></ds:Reference></ds:SignedInfo><ds:SignatureValue>AAAA</ds:SignatureValue>` +
+		`<ds:Object>` + body + `</ds:Object></ds:Signature>`
+}
+
+func manifestRef(uri string) string {
+	return `<ds:Reference URI="` + uri + `"><ds:DigestMethod Algorithm="` + xmldsig.DigestSHA256 + `"/><ds:DigestValue>AAAA</ds:DigestValue></ds:Reference>`
+}
+
+// TestCheckSignatureManifests: a Manifest's references follow SignedInfo's,
+// marked with their Manifest; a Type Manifest reference to anything else
+// adds none; a malformed or oversized Manifest is an error.
+func TestCheckSignatureManifests(t *testing.T) {
+	is := is.New(t)
+	c, err := checkOne(t, []byte(manifestDoc(`<ds:Manifest Id="m">`+manifestRef("a.txt")+manifestRef("#m")+`</ds:Manifest>`)), xmldsig.CheckOptions{})
+	is.NoErr(err)
+	is.Equal(len(c.References), 3)
+	is.True(c.References[0].Manifest == nil && c.References[0].Found)
+	is.True(c.References[1].Manifest != nil && c.References[1].URI == "a.txt" && c.References[1].Detached && !c.References[1].Found)
+	is.True(c.References[2].Manifest == c.References[1].Manifest && c.References[2].Found)
+
+	c, err = checkOne(t, []byte(manifestDoc(`<x Id="m">`+manifestRef("a.txt")+`</x>`)), xmldsig.CheckOptions{})
+	is.NoErr(err)
+	is.Equal(len(c.References), 1)
+
+	_, err = checkOne(t, []byte(manifestDoc(`<ds:Manifest Id="m"><ds:Object/></ds:Manifest>`)), xmldsig.CheckOptions{})
+	is.True(errors.Is(err, xmldsig.ErrMalformedSignature))
+
+	_, err = checkOne(t, []byte(manifestDoc(`<ds:Manifest Id="m">`+strings.Repeat(manifestRef("a.txt"), xmldsig.MaxManifestReferences+1)+`</ds:Manifest>`)), xmldsig.CheckOptions{})
+	is.True(errors.Is(err, xmldsig.ErrLimitExceeded))
+}
+
+// TestSignaturesLimit: Signatures lists counter-signatures with the others,
+// in document order, and refuses more than MaxSignatures.
+func TestSignaturesLimit(t *testing.T) {
+	is := is.New(t)
+	sig := `<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>`
+	tree, err := xmldsig.ParseDocument([]byte(`<r>` + strings.Replace(sig, "/>", ">"+sig+"</ds:Signature>", 1) + sig + `</r>`))
+	is.NoErr(err)
+	sigs, err := xmldsig.Signatures(tree)
+	is.NoErr(err)
+	is.Equal(len(sigs), 3)
+	is.True(sigs[1].Parent() == sigs[0])
+
+	// An empty ds:Signature cannot be read; one of another document is
+	// not this document's: errors, not crashes.
+	_, err = xmldsig.CheckSignature(tree, sigs[0], xmldsig.CheckOptions{})
+	is.True(errors.Is(err, xmldsig.ErrMalformedSignature))
+
+	other, err := xmldsig.ParseDocument([]byte(`<r>` + strings.Repeat(sig, xmldsig.MaxSignatures+1) + `</r>`))
+	is.NoErr(err)
+	_, err = xmldsig.Signatures(other)
+	is.True(errors.Is(err, xmldsig.ErrLimitExceeded))
+	_, err = xmldsig.CheckSignature(other, sigs[0], xmldsig.CheckOptions{})
+	is.True(errors.Is(err, xmldsig.ErrMalformedSignature))
+}

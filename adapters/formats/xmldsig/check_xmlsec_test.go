@@ -3,6 +3,7 @@ package xmldsig_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
@@ -110,5 +111,48 @@ func TestCheckSignatureAgreesWithXmlsec1OnXPath(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckSignatureEnvelopedRemovesItsOwnSignature: of two enveloped
+// signatures over the whole document, the one signed second covers the
+// first and leaves out only itself. xmlsec1 signs them in turn; the second
+// is intact, the first no longer is (the second was added after it).
+func TestCheckSignatureEnvelopedRemovesItsOwnSignature(t *testing.T) {
+	xmlsec := requireTool(t, "xmlsec1")
+	s := testSigners(t)[0]
+	dir := t.TempDir()
+	certPath, keyPath := writePEM(t, dir, s)
+	sig := func(id string) string {
+		return strings.Replace(sigTemplate(xmldsig.ExcC14N, ref("", xmldsig.TransformEnveloped, xmldsig.ExcC14N)), "<Signature ", `<Signature Id="`+id+`" `, 1)
+	}
+	doc := []byte(`<r xmlns="http://u"><s>content</s>` + sig("first") + sig("second") + `</r>`)
+	for _, id := range []string{"first", "second"} {
+		path := filepath.Join(dir, id+".xml")
+		if err := os.WriteFile(path, doc, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		signed, stderr, err := run(t, xmlsec, "--sign", "--privkey-pem", keyPath+","+certPath, "--node-id", id, "--id-attr:Id", "Signature", path)
+		if err != nil {
+			t.Fatalf("xmlsec1 --sign --node-id %s: %v\n%s", id, err, stderr)
+		}
+		doc = signed
+	}
+	tree, err := xmldsig.ParseDocument(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs, err := xmldsig.Signatures(tree)
+	if err != nil || len(sigs) != 2 {
+		t.Fatalf("%d signatures, %v", len(sigs), err)
+	}
+	for i, want := range []bool{false, true} {
+		c, err := xmldsig.CheckSignature(tree, sigs[i], xmldsig.CheckOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Value.Valid || c.References[0].Intact != want {
+			t.Errorf("signature %s: value %+v, reference intact %v, want %v", c.ID, c.Value, c.References[0].Intact, want)
+		}
 	}
 }
