@@ -35,6 +35,14 @@ func parse(data []byte) (*etree.Document, error) {
 	if hasDoctype(data) {
 		return nil, errors.New("a document with a DOCTYPE is refused (no DTD or entity is processed)")
 	}
+	if n := longestText(data); n > xmldsig.MaxTextBytes {
+		// encoding/xml returns a text token only once all of it is read:
+		// its buffer would grow to the whole node before the tokenizer's
+		// count could refuse it. Bytes between two '<' are text or
+		// attribute values, which the same limit counts, so a run over it
+		// is refused here, before any buffer.
+		return nil, fmt.Errorf("%w: %d bytes of text without markup, at most %d", xmldsig.ErrLimitExceeded, n, xmldsig.MaxTextBytes)
+	}
 	tree, err := xmldsig.ParseDocumentLimits(data, xmldsig.Limits{})
 	if err != nil {
 		return nil, err
@@ -71,4 +79,18 @@ func hasDoctype(data []byte) bool {
 			return bytes.HasPrefix(s, []byte("<!DOCTYPE"))
 		}
 	}
+}
+
+// longestText returns the longest run of bytes of data without a '<'.
+func longestText(data []byte) int {
+	longest := 0
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '<')
+		if i < 0 {
+			i = len(data)
+		}
+		longest = max(longest, i)
+		data = data[min(i+1, len(data)):]
+	}
+	return longest
 }
