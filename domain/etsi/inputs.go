@@ -85,3 +85,11 @@ func noCheck(c *x509.Certificate) bool {
 func sameCert(a, b *x509.Certificate) bool {
 	return a != nil && b != nil && bytes.Equal(a.Raw, b.Raw)
 }
+
+// checkOptions are the X.509 checks of every path the process checks:
+// the anchor's validity is not checked (as DSS does for every trusted
+// certificate), and a critical QCStatements extension is understood: RFC
+// 3739 (3.2.6) lets it be critical, and the qualification step reads it.
+func checkOptions() certpath.CheckOptions {
+	return certpath.CheckOptions{SkipAnchorValidity: true, UnderstoodExtensions: []asn1.ObjectIdentifier{{1, 3, 6, 1, 5, 5, 7, 1, 3}}}
+}

@@ -179,7 +179,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	var lastSub verdict.SubIndication
 	lastCode := CodeTimestampTSACertificateBad
 	for _, p := range paths {
-		if err := certpath.Check(p, control, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
+		if err := certpath.Check(p, control, checkOptions()); err != nil {
 			last, lastCode, lastSub = err.Error(), CodeTimestampTSACertificateBad, verdict.SubCertificateChainGeneralFailure
 			var pe *certpath.PathError
 			if errors.As(err, &pe) {

@@ -696,7 +696,7 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 	add := func(name string, s Status, sub verdict.SubIndication, msg string) {
 		*checks = append(*checks, Check{Name: name, Status: s, Code: string(sub), Message: msg})
 	}
-	err := certpath.Check(p, v.vt, certpath.CheckOptions{SkipAnchorValidity: true})
+	err := certpath.Check(p, v.vt, checkOptions())
 	var pe *certpath.PathError
 	expired := false
 	if err != nil {
@@ -770,7 +770,7 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		return basic
 	}
 	add(poe, OK, "", "the best-signature-time is "+stamp(bst))
-	if err := certpath.Check(p, bst, certpath.CheckOptions{SkipAnchorValidity: true}); err != nil {
+	if err := certpath.Check(p, bst, checkOptions()); err != nil {
 		var pe *certpath.PathError
 		if errors.As(err, &pe) && pe.Check == certpath.CheckNotYetValid && basic.sub == verdict.SubOutOfBoundsNoPOE {
 			add(valid, NotOK, string(verdict.SubNotYetValid), err.Error())

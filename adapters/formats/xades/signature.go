@@ -212,12 +212,21 @@ func dataObject(rc xmldsig.ReferenceCheck, name string) ades.DataObject {
 	if name == "" {
 		name = rc.URI
 	}
+	unchecked := rc.Unchecked
+	if unchecked == xmldsig.ReasonUnsupportedDigest {
+		// A digest by an algorithm this reader does not know cannot be
+		// shown to match what was signed: the data object is not intact,
+		// as DSS reports it (the corpus's xades-034), rather than
+		// unchecked, which the process would take for a cryptographic
+		// constraint on an algorithm it knows. The problem names it.
+		unchecked = ""
+	}
 	return ades.DataObject{
 		Name:            name,
 		Found:           rc.Found,
 		Part:            rc.Part,
-		Intact:          rc.Found && rc.Intact && rc.Unchecked == "",
-		Unchecked:       rc.Unchecked,
+		Intact:          rc.Found && rc.Intact && unchecked == "",
+		Unchecked:       unchecked,
 		DigestAlgorithm: hashName(digestHash(rc.DigestMethod)),
 		Digest:          rc.Digest,
 	}
