@@ -187,11 +187,15 @@ type ReferenceCheck struct {
 	// Manifest is the ds:Manifest holding the reference; nil for a
 	// SignedInfo reference.
 	Manifest *etree.Element
-	Detached bool   // resolved through the Resolver
-	Name     string // the detached file's name, or the element path (/a/b[2]), "/" for the document
-	Part     int    // the Resolver's part, 0 otherwise
-	Found    bool   // the data was found
-	Intact   bool   // the recomputed digest equals DigestValue
+	Detached bool // resolved through the Resolver
+	// Name is what was signed: the detached file's name (the URI when
+	// nothing matched), the element path (/a/b[2]), "/" for the
+	// document, or the URI of a same-document reference that matched
+	// nothing.
+	Name   string
+	Part   int  // the Resolver's part, 0 otherwise
+	Found  bool // the data was found
+	Intact bool // the recomputed digest equals DigestValue
 	// Unchecked is the stable reason (Reason* constants) the digest could
 	// not be computed: an unsupported transform or digest; Intact is then
 	// false and means nothing.
@@ -481,6 +485,7 @@ func (ck *checker) dereference(ref parsedReference, rc *ReferenceCheck) (data, e
 	claims := ck.idx.ids[id]
 	switch {
 	case len(claims) == 0:
+		rc.Name = uri // nothing to name but what was asked for
 		return data{}, nil
 	case len(claims) > 1:
 		return data{}, fmt.Errorf("%w: reference URI %q: %d elements have that ID", ErrDuplicateID, uri, len(claims))

@@ -197,6 +197,12 @@ func TestCheckSignatureManifests(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(len(c.References), 1)
 
+	// A reference to an ID nothing carries: not found, named by its URI.
+	c, err = checkOne(t, []byte(manifestDoc(`<x Id="other"/>`)), xmldsig.CheckOptions{})
+	is.NoErr(err)
+	is.True(!c.References[0].Found && !c.References[0].Detached)
+	is.Equal(c.References[0].Name, "#m")
+
 	_, err = checkOne(t, []byte(manifestDoc(`<ds:Manifest Id="m"><ds:Object/></ds:Manifest>`)), xmldsig.CheckOptions{})
 	is.True(errors.Is(err, xmldsig.ErrMalformedSignature))
 
