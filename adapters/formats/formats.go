@@ -14,6 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
+	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/ports"
 )
@@ -25,13 +26,14 @@ func Default() *Registry {
 	return New(
 		Format{Name: "CAdES", Detect: cades.Detect, Reader: cades.NewReader()},
 		Format{Name: "PAdES", Detect: pades.Detect, Reader: pades.NewReader()},
+		Format{Name: "XAdES", Detect: xades.Detect, Reader: xades.NewReader()},
 	)
 }
 
 // A Format is one signature format the service reads.
 type Format struct {
 	// Name names the format to people: the error for an upload of no
-	// format the service reads lists the names, "CAdES, PAdES".
+	// format the service reads lists the names, "CAdES, PAdES, XAdES".
 	Name string
 	// Detect reports whether data is of the format, from its first bytes
 	// (a magic number, a header), without reading it: data it claims
@@ -103,7 +105,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// List is the formats' names for a sentence: "CAdES, PAdES".
+// List is the formats' names for a sentence: "CAdES, PAdES, XAdES".
 func (r *Registry) List() string { return strings.Join(r.Names(), ", ") }
 
 // Detect returns the first format that claims data; false when none

@@ -47,6 +47,8 @@ func TestDefault(t *testing.T) {
 		{"BER SignedData", "\x30\x80\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02", "CAdES"},
 		{"PEM PKCS #7, even one that does not decode", "\n-----BEGIN PKCS7-----\nnot base64\n", "CAdES"},
 		{"PDF", "%PDF-1.7\n", "PAdES"},
+		{"XML signature", `<?xml version="1.0"?><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>`, "XAdES"},
+		{"XML without a signature namespace", `<?xml version="1.0"?><a/>`, ""},
 		{"PDF after leading bytes", strings.Repeat(" ", 1000) + "%PDF-2.0", "PAdES"},
 		{"PDF header past the first kilobyte", strings.Repeat(" ", 1024) + "%PDF-2.0", ""},
 		{"a SEQUENCE of something else", "\x30\x03\x02\x01\x01", ""},
@@ -62,9 +64,9 @@ func TestDefault(t *testing.T) {
 		})
 	}
 	is := is.New(t)
-	is.Equal(reg.Names(), []string{"CAdES", "PAdES"})
-	is.Equal(reg.List(), "CAdES, PAdES")
-	is.Equal(len(reg.Readers()), 2)
+	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES"})
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES")
+	is.Equal(len(reg.Readers()), 3)
 }
 
 // TestOnly: a subset keeps the registry's order whatever the order and
@@ -79,7 +81,7 @@ func TestOnly(t *testing.T) {
 		{[]string{"PAdES"}, "PAdES"},
 		{[]string{"fake", "cades"}, "CAdES, FAKE"},
 		{[]string{"PAdES", "PAdES"}, "PAdES"},
-		{[]string{"PAdES", "XAdES"}, `no format "XAdES" is registered (CAdES, PAdES, FAKE)`},
+		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, FAKE)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {
@@ -101,14 +103,15 @@ func TestReaders(t *testing.T) {
 	is := is.New(t)
 	r := &fakeReader{}
 	reg := formats.Default().With(fake(r))
-	is.Equal(reg.List(), "CAdES, PAdES, FAKE")
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, FAKE")
 	readers := reg.Readers()
-	is.Equal(len(readers), 3)
+	is.Equal(len(readers), 4)
+	fakes := readers[len(readers)-1]
 
-	_, err := readers[2].Read(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})
+	_, err := fakes.Read(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})
 	is.True(errors.Is(err, ports.ErrNotThisFormat))
 	is.Equal(r.reads, 0) // not given to the reader
-	sigs, err := readers[2].Read(context.Background(), ports.Document{Data: []byte("FAKE signature")})
+	sigs, err := fakes.Read(context.Background(), ports.Document{Data: []byte("FAKE signature")})
 	is.NoErr(err)
 	is.Equal(sigs[0].ID, "fake-1")
 	is.Equal(r.reads, 1)

@@ -59,6 +59,7 @@ func TestREADMEProgram(t *testing.T) {
 	samples := []struct{ format, file string }{
 		{"CAdES", "cades-valid-B.p7m"},
 		{"PAdES", "pades-valid-B.pdf"},
+		{"XAdES", "xades-valid-B-enveloped.xml"},
 	}
 	// A format registered without a sample here would go untried.
 	var covered []string

@@ -232,7 +232,7 @@ func (v *Validator) Snapshot() *trust.Snapshot { return v.trust.Snapshot() }
 func (v *Validator) Thresholds() freshness.Thresholds { return v.thresholds }
 
 // Formats names the formats the validator reads, in the order they are
-// tried ("CAdES, PAdES"): from its registry, for the pages that say what
+// tried ("CAdES, PAdES, XAdES"): from its registry, for the pages that say what
 // may be uploaded.
 func (v *Validator) Formats() string { return v.formats.List() }
 

@@ -75,6 +75,11 @@ func SignatureFormat(f Format, l Level) string {
 	case LevelLTA:
 		return f.String() + "_BASELINE_LTA"
 	}
+	if f == XAdES {
+		// DSS's name for an XML signature of no baseline level, whether
+		// plain XMLDSig or a XAdES it cannot read.
+		return "XML_NOT_ETSI"
+	}
 	return f.String() + "_NOT_ETSI"
 }
 

@@ -37,7 +37,7 @@ type levelFacts struct {
 //     SignedProperties one: XML_NOT_ETSI, NotBaseline, as DSS names a
 //     plain XMLDSig signature.
 //   - B: a SigningCertificate(V2) is signed. Without one: NotBaseline
-//     (XAdES_NOT_ETSI). A missing SigningTime is a problem
+//     (XML_NOT_ETSI, ades.SignatureFormat). A missing SigningTime is a problem
 //     (CodeNoSigningTime), not a lower level, as DSS has it.
 //   - T: B and a SignatureTimeStamp whose token parses.
 //   - LT: T and CertificateValues or RevocationValues with content
