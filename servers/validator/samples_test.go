@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -111,6 +113,44 @@ func TestSamplesThroughTheCommand(t *testing.T) {
 			var sum verdict.ValidationSummary
 			is.NoErr(json.Unmarshal([]byte(out), &sum))
 			is.Equal(jsonOf(t, expectedOf(sum)), jsonOf(t, sample.Expected)) // sample.Description
+		})
+	}
+}
+
+// TestSamplesThroughTheUI: the browser UI of development mode shows
+// each sample's verdict as EXPECTED.json lists it: the overall verdict,
+// and each signature's indication, sub-indication, format and trust
+// framework.
+func TestSamplesThroughTheUI(t *testing.T) {
+	t.Parallel()
+	addr := freeAddress(t)
+	dir, m := samplesFor(t, addr)
+	s := dev(t, "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS="+addr)
+	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
+	for _, sample := range m.Samples {
+		t.Run(sample.File, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			b := (&uiWorld{url: s.URL}).browser(t)
+			csrf := csrfOf(t, b.get("/validate").body)
+			parts := []part{{field: "file", name: sample.File, data: read(t, dir, sample.File)}}
+			for _, d := range sample.Detached {
+				parts = append(parts, part{field: "detached", name: d, data: read(t, dir, d)})
+			}
+			r := b.upload(csrf, parts...)
+			is.Equal(r.status, 200)
+			want := sample.Expected
+			is.True(strings.Contains(element(r.body, "verdict"), fmt.Sprintf(`data-valid="%t"`, want.Valid))) // sample.Description
+			for i, sig := range want.Signatures {
+				n := i + 1
+				is.True(strings.Contains(element(r.body, fmt.Sprintf("signature-%d-indication", n)), `data-indication="`+string(sig.Indication)+`"`))
+				sub := ""
+				if sig.SubIndication != nil {
+					sub = string(*sig.SubIndication)
+				}
+				is.Equal(text(r.body, fmt.Sprintf("signature-%d-subindication", n)), sub)
+				is.Equal(text(r.body, fmt.Sprintf("signature-%d-format", n)), sig.SignatureFormat)
+			}
 		})
 	}
 }
