@@ -76,6 +76,9 @@ func canonicalize(node *etree.Element, opts c14nOptions) ([]byte, error) {
 		}
 	}
 	c := canonicalizer{c14nOptions: opts}
+	// Growing the output by doubling costs twice its size in fresh,
+	// zeroed memory; for a 10 MB document that was a fifth of the time.
+	c.out.Grow(sizeHint(node))
 	var err error
 	if isDocumentNode(node) {
 		err = c.document(node)
@@ -87,6 +90,25 @@ func canonicalize(node *etree.Element, opts c14nOptions) ([]byte, error) {
 		return nil, err
 	}
 	return c.out.Bytes(), nil
+}
+
+// sizeHint estimates the canonical form of node's subtree from its tags,
+// attributes and text as parsed: a little more than the markup and text it
+// holds, escapes and namespace declarations aside.
+func sizeHint(node *etree.Element) int {
+	n := 2*(len(node.Space)+len(node.Tag)) + 6
+	for _, a := range node.Attr {
+		n += len(a.Space) + len(a.Key) + len(a.Value) + 5
+	}
+	for _, tok := range node.Child {
+		switch t := tok.(type) {
+		case *etree.Element:
+			n += sizeHint(t)
+		case *etree.CharData:
+			n += len(t.Data)
+		}
+	}
+	return n + n/64
 }
 
 type canonicalizer struct {
