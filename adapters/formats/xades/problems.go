@@ -21,6 +21,7 @@ const (
 	CodeQualifyingProperties      = "XADES_QUALIFYING_PROPERTIES_INVALID"
 	CodeDuplicateID               = "XADES_DUPLICATE_ID"
 	CodeReferenceUnresolved       = "XADES_REFERENCE_UNRESOLVED"
+	CodeXSLTTransform             = "XADES_XSLT_TRANSFORM"
 
 	// Warnings.
 	CodeNoSigningTime               = "XADES_NO_SIGNING_TIME"

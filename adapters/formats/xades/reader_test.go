@@ -181,6 +181,17 @@ func TestReadCorpus(t *testing.T) {
 				t.Errorf("format failures %v", f)
 			}
 		}},
+		{"xades-001-dss-signed-no-chain", func(b []byte) []byte {
+			// The data reference runs a stylesheet: refused, and what
+			// was signed cannot be shown (issue 19: a clear format
+			// failure).
+			return bytes.Replace(b, []byte(`<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>`),
+				[]byte(`<ds:Transform Algorithm="http://www.w3.org/TR/1999/REC-xslt-19991116"><xsl:stylesheet xmlns:xsl="http://www.w3.org/1999/XSL/Transform" version="1.0"/></ds:Transform>`), 1)
+		}, func(t *testing.T, s ades.Signature) {
+			if _, f := codes(s); !slices.Contains(f, xades.CodeXSLTTransform) {
+				t.Errorf("format failures %v", f)
+			}
+		}},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			t.Parallel()

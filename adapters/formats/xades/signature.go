@@ -189,7 +189,15 @@ func (rd *reading) references(sig *ades.Signature, el *etree.Element, chk *xmlds
 			obj.Found, obj.Intact = false, false
 			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestMisplaced, Message: fmt.Sprintf("reference %q of Type Manifest does not select a ds:Manifest in a ds:Object of the signature", rc.URI)})
 		}
-		if rc.Unchecked != "" {
+		switch rc.Unchecked {
+		case "":
+		case xmldsig.ReasonXSLTUnsupported:
+			// What an XSLT transform makes of the data is a program's
+			// output that no reader of this service runs: what was
+			// signed cannot be shown, which is the format's failure.
+			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeXSLTTransform, FormatFailure: true,
+				Message: fmt.Sprintf("reference %q: an XSLT transform: running a stylesheet from a document is refused, so what was signed cannot be shown", rc.URI)})
+		default:
 			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeUnsupportedTransform, Message: fmt.Sprintf("reference %q: %s", rc.URI, rc.Unchecked)})
 		}
 		sig.DataObjects = append(sig.DataObjects, obj)
