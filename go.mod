@@ -9,6 +9,7 @@ tool (
 
 require (
 	github.com/ProtonMail/go-crypto v1.5.2
+	github.com/antchfx/xmlquery v1.5.2
 	github.com/antchfx/xpath v1.3.9
 	github.com/beevik/etree v1.8.1
 	github.com/go-co-op/gocron/v2 v2.21.2
@@ -100,6 +101,7 @@ require (
 	github.com/go-task/task/v3 v3.53.1 // indirect
 	github.com/go-task/template v0.2.0 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
+	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect
 	github.com/google/s2a-go v0.1.9 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.20 // indirect
