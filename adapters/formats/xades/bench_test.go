@@ -86,6 +86,38 @@ func signed10MB(b *testing.B) []byte {
 	return signed
 }
 
+// TestReadLargeEnveloped reads a 1 MiB enveloped signature at B, whose
+// reference is hashed as it is canonicalised (no octets kept), and at
+// LTA, whose archive time-stamp needs the octets: both are intact, and
+// the archive time-stamp's input is found.
+func TestReadLargeEnveloped(t *testing.T) {
+	p, err := pki.New("http://127.0.0.1:9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := invoice(1 << 20)
+	for _, level := range []fxades.Level{fxades.B, fxades.LTA} {
+		signed, err := fxades.Sign(content, fxades.Options{PKI: p, Signer: p.SignerRSA, Level: level, Packaging: fxades.Enveloped,
+			SigningTime: pki.ReferenceTime.Add(-12 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs, err := xades.NewReader().Read(context.Background(), ports.Document{Name: "invoice.xml", Data: signed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sigs) != 1 || !sigs[0].Value.Valid || len(sigs[0].DataObjects) != 1 || !sigs[0].DataObjects[0].Intact {
+			t.Fatalf("%v: not intact: %+v", level, sigs)
+		}
+		if level == fxades.LTA {
+			ts := sigs[0].Timestamps
+			if len(ts) != 2 || !ts[1].Imprint.Done || !ts[1].Imprint.Valid {
+				t.Fatalf("LTA: the archive time-stamp's imprint does not hold: %+v", ts)
+			}
+		}
+	}
+}
+
 // BenchmarkRead10MB is what validation needs from the document: parse it,
 // canonicalise and hash each reference (the document without its
 // signature, SignedProperties), verify the signature value, read the

@@ -35,7 +35,8 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	vd := &validationData{}
 	u := readUnsigned(q.unsigned, vd)
 
-	chk, err := xmldsig.CheckSignature(rd.tree, el, xmldsig.CheckOptions{Certificates: candidates(vd, rd.doc), Resolve: rd.resolve})
+	chk, err := xmldsig.CheckSignature(rd.tree, el, xmldsig.CheckOptions{Certificates: candidates(vd, rd.doc), Resolve: rd.resolve,
+		DiscardOctets: !hashesReferences(q.props)})
 	if err != nil {
 		if errors.Is(err, xmldsig.ErrLimitExceeded) {
 			return ades.Signature{}, fmt.Errorf("%w: xades: %w", ports.ErrUnreadable, err)
@@ -152,6 +153,25 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 		sig.CounterSignatures = append(sig.CounterSignatures, c)
 	}
 	return sig, nil
+}
+
+// hashesReferences reports whether the qualifying properties props hold a
+// time-stamp whose input is the references' octets: a content time-stamp
+// (AllDataObjectsTimeStamp, IndividualDataObjectsTimeStamp) or an archive
+// one. Without any, the references are only digested, and their octets,
+// the canonical form of a whole document for an enveloped signature, need
+// not be kept. It looks at the whole of props, counter-signatures
+// included: keeping octets that are not needed costs memory only.
+func hashesReferences(props *etree.Element) bool {
+	if props == nil {
+		return false
+	}
+	for _, c := range props.ChildElements() {
+		if isXAdES(c, "AllDataObjectsTimeStamp") || isXAdES(c, "IndividualDataObjectsTimeStamp") || isXAdES(c, "ArchiveTimeStamp") || hashesReferences(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // references turns the checked references into data objects, problems

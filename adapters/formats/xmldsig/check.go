@@ -6,6 +6,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -133,6 +135,13 @@ type CheckOptions struct {
 	// (XAdES CertificateValues, the validator's anchors).
 	Certificates []*x509.Certificate
 	Resolve      Resolver // nil: no detached data
+	// DiscardOctets leaves every ReferenceCheck.Octets nil: a reference's
+	// canonical form is hashed as it is written and never held whole. A
+	// whole-document reference's exclusive canonical form can be twice
+	// the document (a namespace declared again on every element). Set it
+	// when nothing will hash the octets again (XAdES: no content or
+	// archive time-stamp).
+	DiscardOctets bool
 }
 
 // ValueCheck is the outcome of checking the SignatureValue.
@@ -249,7 +258,7 @@ func CheckSignature(tree *etree.Document, sig *etree.Element, o CheckOptions) (*
 	}
 	c.Algorithm = algorithmName(s)
 
-	ck := &checker{doc: tree, sig: s, idx: indexDocument(tree), resolve: o.Resolve}
+	ck := &checker{doc: tree, sig: s, idx: indexDocument(tree), resolve: o.Resolve, discardOctets: o.DiscardOctets}
 	for _, ref := range s.references {
 		rc, err := ck.check(ref, nil)
 		if err != nil {
@@ -366,6 +375,8 @@ type checker struct {
 	sig     *parsedSignature
 	idx     docIndex
 	resolve Resolver
+	// discardOctets is CheckOptions.DiscardOctets.
+	discardOctets bool
 	// xpathSteps is the XPath budget of the signature, MaxXPathSteps
 	// navigation steps over all its references.
 	xpathSteps *xpathBudget
@@ -423,19 +434,30 @@ func (ck *checker) check(ref parsedReference, manifest *etree.Element) (Referenc
 	if err != nil || !rc.Found {
 		return rc, err
 	}
-	octets, reason := ck.transform(ref, in)
+	var d hash.Hash
+	var sink io.Writer
+	if ref.digestErr == nil {
+		h, _ := digestHash(ref.digestURI)
+		d = h.New()
+		if ck.discardOctets {
+			sink = d
+		}
+	}
+	octets, streamed, reason := ck.transform(ref, in, sink)
 	if reason != "" {
 		rc.Unchecked = reason
 		return rc, nil
 	}
-	rc.Octets = octets
+	if !ck.discardOctets {
+		rc.Octets = octets
+	}
 	if ref.digestErr != nil {
 		rc.Unchecked = ReasonUnsupportedDigest
 		return rc, nil
 	}
-	h, _ := digestHash(ref.digestURI)
-	d := h.New()
-	d.Write(octets)
+	if !streamed {
+		d.Write(octets)
+	}
 	rc.Intact = subtle.ConstantTimeCompare(d.Sum(nil), ref.digest) == 1
 	return rc, nil
 }

@@ -311,3 +311,39 @@ func largestList(t *testing.T) string {
 	}
 	return filepath.ToSlash(filepath.Join("dss", "tl", "lotlCache", best))
 }
+
+// TestDiscardOctetsCorpus: with CheckOptions.DiscardOctets, each
+// reference's canonical form is hashed as it is written instead of held;
+// every reference of every corpus signature comes out the same, and
+// without octets.
+func TestDiscardOctetsCorpus(t *testing.T) {
+	for _, xc := range loadXAdESCases(t) {
+		tree, checked, errs := xc.check(t)
+		if tree == nil {
+			continue
+		}
+		sigs, err := xmldsig.Signatures(tree)
+		if err != nil {
+			t.Fatalf("%s: %v", xc.id, err)
+		}
+		for i, s := range sigs {
+			c, err := xmldsig.CheckSignature(tree, s, xmldsig.CheckOptions{Resolve: xc.resolver(t), DiscardOctets: true})
+			if (err == nil) != (errs[i] == nil) {
+				t.Fatalf("%s signature %d: error %v, with octets kept %v", xc.id, i, err, errs[i])
+			}
+			if err != nil {
+				continue
+			}
+			if len(c.References) != len(checked[i].References) || c.Value != checked[i].Value {
+				t.Fatalf("%s signature %d: %d references, value %+v; with octets kept %d, %+v", xc.id, i, len(c.References), c.Value, len(checked[i].References), checked[i].Value)
+			}
+			for j, r := range c.References {
+				k := checked[i].References[j]
+				if r.Found != k.Found || r.Intact != k.Intact || r.Unchecked != k.Unchecked || r.Octets != nil {
+					t.Errorf("%s signature %d reference %q: found %v intact %v unchecked %q octets %d; with octets kept %v %v %q",
+						xc.id, i, r.URI, r.Found, r.Intact, r.Unchecked, len(r.Octets), k.Found, k.Intact, k.Unchecked)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package xmldsig
 
 import (
 	"encoding/base64"
+	"io"
 	"strings"
 
 	"github.com/beevik/etree"
@@ -38,10 +39,12 @@ type nodeSet struct {
 // transform applies ref's transforms to in and returns the octets to
 // digest, or a stable reason why it could not. A node-set left at the end
 // is canonicalised with Canonical XML 1.0 without comments, as Verify
-// does (XMLDSig section 4.4.3.2).
-func (ck *checker) transform(ref parsedReference, in data) ([]byte, string) {
+// does (XMLDSig section 4.4.3.2). With a sink, a canonicalisation that
+// ends the chain writes into it instead, and streamed is true: the octets
+// are then nil, and the sink has them all.
+func (ck *checker) transform(ref parsedReference, in data, sink io.Writer) (octets []byte, streamed bool, reason string) {
 	cur := in
-	for _, t := range ref.transforms {
+	for i, t := range ref.transforms {
 		var reason string
 		switch alg := t.algorithm; {
 		case alg == TransformEnveloped:
@@ -62,35 +65,47 @@ func (ck *checker) transform(ref parsedReference, in data) ([]byte, string) {
 			}
 		default:
 			if _, ok := c14nMethods[alg]; !ok {
-				return nil, ReasonUnsupportedTransform
+				return nil, false, ReasonUnsupportedTransform
 			}
 			if cur, reason = toNodeSet(cur); reason != "" {
 				break
 			}
 			opts, err := newC14NOptions(alg, t.prefixes)
 			if err != nil {
-				return nil, ReasonUnsupportedTransform
+				return nil, false, ReasonUnsupportedTransform
+			}
+			if sink != nil && i == len(ref.transforms)-1 && cur.set.sel == nil {
+				if err := canonicalizeSetTo(sink, cur.set, opts); err != nil {
+					return nil, false, ReasonTransformFailed
+				}
+				return nil, true, ""
 			}
 			out, err := canonicalizeSet(cur.set, opts)
 			if err != nil {
-				return nil, ReasonTransformFailed
+				return nil, false, ReasonTransformFailed
 			}
 			cur = data{isOctets: true, octets: out}
 		}
 		if reason != "" {
-			return nil, reason
+			return nil, false, reason
 		}
 	}
 	if cur.isOctets {
-		return cur.octets, ""
+		return cur.octets, false, ""
 	}
 	opts := c14nOptions{kind: kindC14N10}
 	cur.set.comments = false
+	if sink != nil && cur.set.sel == nil {
+		if err := canonicalizeSetTo(sink, cur.set, opts); err != nil {
+			return nil, false, ReasonTransformFailed
+		}
+		return nil, true, ""
+	}
 	out, err := canonicalizeSet(cur.set, opts)
 	if err != nil {
-		return nil, ReasonTransformFailed
+		return nil, false, ReasonTransformFailed
 	}
-	return out, ""
+	return out, false, ""
 }
 
 // toNodeSet returns d as a node-set: octets are parsed as an XML document
@@ -120,6 +135,14 @@ func canonicalizeSet(s nodeSet, opts c14nOptions) ([]byte, error) {
 		return canonicalize(s.root, opts)
 	}
 	return canonicalizeSelection(s, opts)
+}
+
+// canonicalizeSetTo is canonicalizeSet writing to w, for a node-set
+// without an XPath selection.
+func canonicalizeSetTo(w io.Writer, s nodeSet, opts c14nOptions) error {
+	opts.comments = opts.comments && s.comments
+	opts.exclude = s.exclude
+	return canonicalizeTo(w, s.root, opts)
 }
 
 // decodeBase64Transform applies the base64 transform: a node-set is first
