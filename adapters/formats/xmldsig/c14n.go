@@ -225,7 +225,7 @@ func (c *canonicalizer) element(el *etree.Element, apex bool) error {
 				return err
 			}
 		case *etree.CharData:
-			escapeText(&c.out, t.Data)
+			c.text(t.Data)
 		case *etree.Comment:
 			if c.comments {
 				c.comment(t)
@@ -241,6 +241,18 @@ func (c *canonicalizer) element(el *etree.Element, apex bool) error {
 		c.flush()
 	}
 	return nil
+}
+
+// text renders a text node; with a sink, a long one (an embedded
+// attachment) in pieces, so that out stays small. escapeText works byte by
+// byte, so any cut is safe.
+func (c *canonicalizer) text(s string) {
+	for c.sink != nil && len(s) > flushBytes {
+		escapeText(&c.out, s[:flushBytes])
+		s = s[flushBytes:]
+		c.flush()
+	}
+	escapeText(&c.out, s)
 }
 
 // namespaces renders the namespace axis of el: the declarations that differ

@@ -83,6 +83,11 @@ type parser struct {
 	// the decoder then reads as UTF-8.
 	charset string
 
+	// strs interns element names and short texts: a document repeats
+	// the same few (tags, indentation, codes), and one copy of each
+	// instead of one per occurrence is a quarter of a large tree.
+	strs map[string]string
+
 	lim        Limits
 	elements   int
 	attributes int
@@ -151,7 +156,7 @@ func (p *parser) run() error {
 			if err := p.addText(len(t)); err != nil {
 				return err
 			}
-			cur.CreateText(string(t))
+			cur.CreateText(p.intern(t))
 		case xml.Comment:
 			if err := p.addText(len(t)); err != nil {
 				return err
@@ -207,6 +212,47 @@ func (p *parser) count(t xml.StartElement) error {
 	return nil
 }
 
+// Bounds on interning: strings up to maxInterned bytes, at most
+// maxInternedStrings of them (a document of distinct texts gains nothing,
+// and the table must not grow with it).
+const (
+	maxInterned        = 32
+	maxInternedStrings = 4096
+)
+
+// intern returns b as a string, the same string for the same bytes when
+// b is short.
+func (p *parser) intern(b []byte) string {
+	if len(b) > maxInterned {
+		return string(b)
+	}
+	if s, ok := p.strs[string(b)]; ok {
+		return s
+	}
+	return p.add(string(b))
+}
+
+// internString is intern for a string already made.
+func (p *parser) internString(s string) string {
+	if len(s) > maxInterned {
+		return s
+	}
+	if t, ok := p.strs[s]; ok {
+		return t
+	}
+	return p.add(s)
+}
+
+func (p *parser) add(s string) string {
+	if p.strs == nil {
+		p.strs = make(map[string]string)
+	}
+	if len(p.strs) < maxInternedStrings {
+		p.strs[s] = s
+	}
+	return s
+}
+
 func (p *parser) addText(n int) error {
 	if p.text += n; p.text > p.lim.MaxTextBytes {
 		return &LimitError{What: "text bytes", Max: p.lim.MaxTextBytes}
@@ -227,8 +273,8 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []b
 			return nil, fmt.Errorf("%w: attribute name %q is not a QName", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local))
 		}
 	}
-	el := parent.CreateElement(t.Name.Local)
-	el.Space = t.Name.Space
+	el := parent.CreateElement(p.internString(t.Name.Local))
+	el.Space = p.internString(t.Name.Space)
 
 	rawValues := rawAttrValues(raw)
 	if len(rawValues) != len(t.Attr) {
