@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/svc-dss/dss/adapters/formats/asic"
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/formats/xades"
@@ -27,13 +28,16 @@ func Default() *Registry {
 		Format{Name: "CAdES", Detect: cades.Detect, Reader: cades.NewReader()},
 		Format{Name: "PAdES", Detect: pades.Detect, Reader: pades.NewReader()},
 		Format{Name: "XAdES", Detect: xades.Detect, Reader: xades.NewReader()},
+		// A container's signatures are CAdES and XAdES ones: read by
+		// their readers.
+		Format{Name: "ASiC", Detect: asic.Detect, Reader: asic.NewReader(cades.NewReader(), xades.NewReader())},
 	)
 }
 
 // A Format is one signature format the service reads.
 type Format struct {
 	// Name names the format to people: the error for an upload of no
-	// format the service reads lists the names, "CAdES, PAdES, XAdES".
+	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC".
 	Name string
 	// Detect reports whether data is of the format, from its first bytes
 	// (a magic number, a header), without reading it: data it claims
@@ -105,7 +109,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// List is the formats' names for a sentence: "CAdES, PAdES, XAdES".
+// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC".
 func (r *Registry) List() string { return strings.Join(r.Names(), ", ") }
 
 // Detect returns the first format that claims data; false when none

@@ -64,9 +64,9 @@ func TestDefault(t *testing.T) {
 		})
 	}
 	is := is.New(t)
-	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES"})
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES")
-	is.Equal(len(reg.Readers()), 3)
+	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES", "ASiC"})
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC")
+	is.Equal(len(reg.Readers()), 4)
 }
 
 // TestOnly: a subset keeps the registry's order whatever the order and
@@ -81,7 +81,7 @@ func TestOnly(t *testing.T) {
 		{[]string{"PAdES"}, "PAdES"},
 		{[]string{"fake", "cades"}, "CAdES, FAKE"},
 		{[]string{"PAdES", "PAdES"}, "PAdES"},
-		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, FAKE)`},
+		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, ASiC, FAKE)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {
@@ -103,9 +103,9 @@ func TestReaders(t *testing.T) {
 	is := is.New(t)
 	r := &fakeReader{}
 	reg := formats.Default().With(fake(r))
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES, FAKE")
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, FAKE")
 	readers := reg.Readers()
-	is.Equal(len(readers), 4)
+	is.Equal(len(readers), 5)
 	fakes := readers[len(readers)-1]
 
 	_, err := fakes.Read(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})

@@ -56,10 +56,13 @@ func TestREADMEProgram(t *testing.T) {
 
 	// One attached sample per format: the program takes one file, so no
 	// detached signature.
-	samples := []struct{ format, file string }{
-		{"CAdES", "cades-valid-B.p7m"},
-		{"PAdES", "pades-valid-B.pdf"},
-		{"XAdES", "xades-valid-B-enveloped.xml"},
+	// signatureFormat is the signature's own: a container's is that of
+	// the signature inside.
+	samples := []struct{ format, file, signatureFormat string }{
+		{"CAdES", "cades-valid-B.p7m", "CAdES"},
+		{"PAdES", "pades-valid-B.pdf", "PAdES"},
+		{"XAdES", "xades-valid-B-enveloped.xml", "XAdES"},
+		{"ASiC", "asic-s-cades-valid-LT.asics", "CAdES"},
 	}
 	// A format registered without a sample here would go untried.
 	var covered []string
@@ -93,7 +96,7 @@ func TestREADMEProgram(t *testing.T) {
 			for _, sig := range got.Signatures {
 				// A signature's indication, never empty nor a building block's.
 				is.True(slices.Contains([]verdict.Indication{verdict.TotalPassed, verdict.TotalFailed, verdict.Indeterminate}, sig.Indication))
-				is.True(strings.HasPrefix(sig.SignatureFormat, s.format+"_"))
+				is.True(strings.HasPrefix(sig.SignatureFormat, s.signatureFormat+"_"))
 			}
 			// No list and no anchor is trusted, as the README says.
 			is.True(!got.Valid)

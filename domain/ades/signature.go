@@ -99,6 +99,10 @@ type Signature struct {
 	ID     string
 	Format Format
 	Level  Level
+	// Container is the type of the container the signature came from,
+	// as DSS and SiVa name it ("ASiC-S", "ASiC-E"); empty for a bare
+	// signature. Its DataObjects are then container files, by name.
+	Container string
 	// Form names a form of the format outside the baseline levels, as
 	// DSS names it, when the reader found one: XAdES_C, XAdES_X,
 	// XAdES_XL, XAdES_A for the extended forms of XAdES 1.3.2/1.4.1

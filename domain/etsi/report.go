@@ -41,8 +41,14 @@ func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 		sub := r.SubIndication
 		rep.SubIndication = &sub
 	}
+	if sig.Container != "" {
+		c := sig.Container
+		rep.Container = &c
+	}
 	for _, d := range sig.DataObjects {
-		if d.Part > 0 && d.Intact {
+		// A container's files are named in it; a supplied part by its
+		// upload name.
+		if (d.Part > 0 || sig.Container != "") && d.Found && d.Intact {
 			rep.SignedData = append(rep.SignedData, d.Name)
 		}
 	}

@@ -48,10 +48,16 @@ type SignatureReport struct {
 	AnchorDataAuthenticated bool      `json:"anchorDataAuthenticated"`
 	Errors                  []Message `json:"errors"`
 	Warnings                []Message `json:"warnings"`
-	// SignedData names the detached parts the signature covers, by the
-	// file names they were supplied under (not in the specification's
-	// table; omitted when the signature covers no supplied part: its
-	// content is in the document, or no part matched).
+	// Container is the container the signature came from, "ASiC-S" or
+	// "ASiC-E"; null for a bare signature (not in the specification's
+	// table; docs/decisions/0030). SignatureFormat stays the inner
+	// signature's, as DSS and SiVa report it.
+	Container *string `json:"container"`
+	// SignedData names what the signature covers, found and intact: the
+	// detached parts by the file names they were supplied under, or the
+	// container's files by their names in it (not in the specification's
+	// table; omitted when it covers none: its content is in the document,
+	// or nothing matched).
 	SignedData []string `json:"signedData,omitempty"`
 	// PDF is the signature's placement in its document (ades.Placement;
 	// not in the specification's table; omitted when the signature has

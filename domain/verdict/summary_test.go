@@ -50,7 +50,7 @@ func TestSummaryJSON(t *testing.T) {
 	}}, verdict.NewTrustData(snapshot(), issued.Add(time.Hour), th))
 	raw, err := json.Marshal(s)
 	is.NoErr(err)
-	want := `{"valid":true,"documentName":"contract.p7m","documentSha256":"` + s.DocumentSHA256 + `","signatureCount":1,"signatures":[{"signatureId":"S-1","signatureFormat":"CAdES_BASELINE_LT","indication":"TOTAL_PASSED","subIndication":null,"trustFramework":"EU_EIDAS","anchorCountry":"DE","eidasQualification":null,"swissQualification":null,"handwrittenEquivalent":null,"anchorDataAuthenticated":true,"errors":[],"warnings":[]}],"trustData":`
+	want := `{"valid":true,"documentName":"contract.p7m","documentSha256":"` + s.DocumentSHA256 + `","signatureCount":1,"signatures":[{"signatureId":"S-1","signatureFormat":"CAdES_BASELINE_LT","indication":"TOTAL_PASSED","subIndication":null,"trustFramework":"EU_EIDAS","anchorCountry":"DE","eidasQualification":null,"swissQualification":null,"handwrittenEquivalent":null,"anchorDataAuthenticated":true,"errors":[],"warnings":[],"container":null}],"trustData":`
 	is.Equal(string(raw[:len(want)]), want)
 	is.Equal(s.DocumentSHA256, "d6eade346b42f707c1684aa3d3c029ab0809164b8b878fcccf56fe1d83b3dc1d") // SHA-256 of "signed bytes"
 }

@@ -150,6 +150,14 @@ func TestSamplesThroughTheUI(t *testing.T) {
 				}
 				is.Equal(text(r.body, fmt.Sprintf("signature-%d-subindication", n)), sub)
 				is.Equal(text(r.body, fmt.Sprintf("signature-%d-format", n)), sig.SignatureFormat)
+				container := ""
+				switch {
+				case strings.HasSuffix(sample.File, ".asics"):
+					container = "ASiC-S"
+				case strings.HasSuffix(sample.File, ".asice"):
+					container = "ASiC-E"
+				}
+				is.Equal(text(r.body, fmt.Sprintf("signature-%d-container", n)), container) // the container, shown
 			}
 		})
 	}

@@ -65,9 +65,11 @@
 //
 // # Non-goals (for now)
 //
-//   - Reporting the container type, the covered files and the
-//     time-stamp entries: the domain has no field for them yet
-//     (ReadContainer returns them).
+//   - Reporting the time-stamp entries (a time-stamp-only ASiC-S,
+//     time-stamps over an ASiCManifest) with an indication of their own:
+//     the domain has no time-stamp entry yet (ReadContainer returns them,
+//     checked). The container type and the covered files are reported
+//     (ades.Signature.Container, the data objects).
 //   - Estonian BDOC time-mark signatures (XAdES_BASELINE_LT_TM), DSS's
 //     zip-comment check, the ASiC-E XAdES META-INF/manifest.xml cross
 //     check against the container.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/formats/asic"
+	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/fixtures/realworld"
 	"github.com/svc-dss/dss/ports"
 )
@@ -28,7 +30,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		asic.Detect(data)
-		_, err := asic.NewReader().Read(context.Background(), ports.Document{Name: "fuzz", Data: data})
+		_, err := asic.NewReader(cades.NewReader(), xades.NewReader()).Read(context.Background(), ports.Document{Name: "fuzz", Data: data})
 		if err != nil && !errors.Is(err, ports.ErrNotThisFormat) && !errors.Is(err, ports.ErrUnreadable) {
 			t.Fatalf("unexpected error: %v", err)
 		}

@@ -82,12 +82,19 @@ type Timestamp struct {
 // Reader reads ASiC-S and ASiC-E containers and OpenDocument files with
 // XAdES signatures. It implements ports.DocumentReader. The zero value
 // is ready to use.
-type Reader struct{}
+type Reader struct {
+	// cms and xml read the signatures inside: a container is a way to
+	// carry CAdES and XAdES signatures, whose readers the registry makes
+	// (adapters/formats, the only place readers are named).
+	cms, xml ports.DocumentReader
+}
 
 var _ ports.DocumentReader = (*Reader)(nil)
 
-// NewReader returns a Reader.
-func NewReader() *Reader { return &Reader{} }
+// NewReader returns a Reader that reads the CMS signatures of a
+// container (META-INF/signature*.p7s) with cms and its XML signatures
+// (META-INF/signatures*.xml) with xml.
+func NewReader(cms, xml ports.DocumentReader) *Reader { return &Reader{cms: cms, xml: xml} }
 
 // Read returns the signatures of the container doc.Data, each covering
 // container files (ReadContainer). doc.Detached is not used: a container
@@ -113,7 +120,7 @@ func (r *Reader) ReadContainer(ctx context.Context, doc ports.Document) (*Contai
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, doc.Name)
 	}
-	rd := &reading{doc: doc, a: a, c: &Container{}, byName: map[string]*file{}, ids: map[string]int{}}
+	rd := &reading{r: r, doc: doc, a: a, c: &Container{}, byName: map[string]*file{}, ids: map[string]int{}}
 	for i := range a.files {
 		rd.byName[a.files[i].name] = &a.files[i]
 	}
@@ -127,6 +134,7 @@ func (r *Reader) ReadContainer(ctx context.Context, doc ports.Document) (*Contai
 
 // reading is the state of one ReadContainer.
 type reading struct {
+	r      *Reader
 	doc    ports.Document
 	a      *archive
 	c      *Container
@@ -314,7 +322,7 @@ func (rd *reading) cadesFile(ctx context.Context, f *file, byRef map[string][]*m
 			}
 		}
 	}
-	sigs, err := cades.NewReader().Read(ctx, ports.Document{Name: f.name, Data: f.data, Detached: parts, Certificates: rd.doc.Certificates})
+	sigs, err := rd.r.cms.Read(ctx, ports.Document{Name: f.name, Data: f.data, Detached: parts, Certificates: rd.doc.Certificates})
 	if err != nil {
 		return inner(f, err)
 	}
@@ -421,7 +429,7 @@ func (rd *reading) xadesFile(ctx context.Context, f *file) error {
 	for i, c := range cand {
 		parts[i] = ports.Detached{Name: c.name, Data: c.data}
 	}
-	sigs, err := xades.NewReader().Read(ctx, ports.Document{Name: f.name, Data: f.data, Detached: parts, Certificates: rd.doc.Certificates})
+	sigs, err := rd.r.xml.Read(ctx, ports.Document{Name: f.name, Data: f.data, Detached: parts, Certificates: rd.doc.Certificates})
 	if err != nil {
 		return inner(f, err)
 	}
@@ -573,6 +581,7 @@ func (rd *reading) finish() {
 	for i := range rd.c.Signatures {
 		sig := &rd.c.Signatures[i]
 		sig.Problems = append(sig.Problems, rd.c.Problems...)
+		sig.Container = rd.c.Type.String()
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/formats/asic"
+	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/fixtures/realworld"
 	"github.com/svc-dss/dss/ports"
 )
@@ -97,7 +99,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: not detected", c.ID)
 			continue
 		}
-		got, err := asic.NewReader().ReadContainer(context.Background(), ports.Document{Name: c.ID, Data: data})
+		got, err := asic.NewReader(cades.NewReader(), xades.NewReader()).ReadContainer(context.Background(), ports.Document{Name: c.ID, Data: data})
 		if err != nil {
 			t.Errorf("%s: %v", c.ID, err)
 			continue

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/formats/asic"
+	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -49,7 +51,7 @@ func build(tb testing.TB, es ...entry) []byte {
 }
 
 func read(data []byte) (*asic.Container, error) {
-	return asic.NewReader().ReadContainer(context.Background(), ports.Document{Name: "test.asice", Data: data})
+	return asic.NewReader(cades.NewReader(), xades.NewReader()).ReadContainer(context.Background(), ports.Document{Name: "test.asice", Data: data})
 }
 
 // refused asserts data is refused as unreadable with a message that
