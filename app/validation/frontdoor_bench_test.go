@@ -2,12 +2,16 @@ package validation_test
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/x509"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/fixtures/asic"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/sampleset"
 	"github.com/svc-dss/dss/fixtures/tl"
@@ -82,4 +86,47 @@ func BenchmarkValidate(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
 		})
 	}
+}
+
+// BenchmarkValidateASiCE validates, through the front door and offline,
+// an ASiC-E of ten 1 MiB files under one CAdES-LT signature over its
+// ASiCManifest (fixtures/asic signs an ASiC-E's XAdES file by file, so
+// the one signature over all of them is the CAdES one), against
+// BenchmarkSHA256's 10 MB hash: issue 20 asks for at most twice it.
+// alloc/container is the memory a validation allocates over the
+// container's size (an upper bound of the heap it adds; the goal is
+// under 3).
+func BenchmarkValidateASiCE(b *testing.B) {
+	p, err := pki.New("http://127.0.0.1:9") // never asked: the container carries its data
+	if err != nil {
+		b.Fatal(err)
+	}
+	var files []asic.File
+	for i := range 10 {
+		data := make([]byte, 1<<20)
+		rand.Read(data)
+		files = append(files, asic.File{Name: fmt.Sprintf("file-%02d.bin", i), Data: data})
+	}
+	at := pki.ReferenceTime
+	c, err := asic.Build(files, asic.Options{PKI: p, Signer: p.SignerRSA, Container: asic.ASiCE, Inner: asic.CAdES, Level: asic.LT, SigningTime: at.Add(-12 * time.Hour)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := benchValidator(b, at, true, p.Root.Certificate)
+	doc := validation.Document{Name: "bench.asice", Data: c}
+	res, err := v.Validate(context.Background(), doc)
+	if err != nil || !res.Summary.Valid || len(res.Summary.Signatures[0].SignedData) != 11 { // the manifest and its ten files
+		b.Fatalf("fixture does not validate: %v %+v", err, res)
+	}
+	b.SetBytes(int64(len(c)))
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		if _, err := v.Validate(context.Background(), doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(c)), "alloc/container")
 }
