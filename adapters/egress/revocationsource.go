@@ -6,7 +6,6 @@ import (
 	"crypto"
 	"crypto/sha256"
 	"crypto/x509"
-	"encoding/asn1"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -405,38 +404,13 @@ func sortFacts(facts []revocation.Fact) {
 	sort.SliceStable(facts, func(i, j int) bool { return facts[i].ThisUpdate.After(facts[j].ThisUpdate) })
 }
 
-var oidBasicOCSPResponse = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 1}
-
 // ParseOCSP parses an OCSP response as documents embed it: a DER
 // OCSPResponse (RFC 6960, section 4.2.1), or a bare BasicOCSPResponse,
 // which CAdES and XAdES revocation values (and PAdES DSS dictionaries)
-// carry. The latter is wrapped in a successful OCSPResponse of type
-// id-pkix-ocsp-basic before ocsp.ParseResponse reads it, so the result's
-// Raw is the wrapper and Basic.Raw the bytes given. The response is not
-// verified.
+// carry, wrapped first (ocsp.Full): the result's Raw is then the wrapper
+// and Basic.Raw the bytes given. The response is not verified.
 func ParseOCSP(data []byte) (*ocsp.Response, error) {
-	in := cryptobyte.String(data)
-	var seq cryptobyte.String
-	// An OCSPResponse starts with the ENUMERATED responseStatus, a
-	// BasicOCSPResponse with the SEQUENCE tbsResponseData.
-	if in.ReadASN1(&seq, cbasn1.SEQUENCE) && seq.PeekASN1Tag(cbasn1.SEQUENCE) {
-		var b cryptobyte.Builder
-		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-			b.AddASN1Enum(int64(ocsp.Successful))
-			b.AddASN1(cbasn1.Tag(0).ContextSpecific().Constructed(), func(b *cryptobyte.Builder) {
-				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-					b.AddASN1ObjectIdentifier(oidBasicOCSPResponse)
-					b.AddASN1OctetString(data)
-				})
-			})
-		})
-		wrapped, err := b.Bytes()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ocsp.ErrMalformed, err)
-		}
-		return ocsp.ParseResponse(wrapped)
-	}
-	return ocsp.ParseResponse(data)
+	return ocsp.ParseResponse(ocsp.Full(data))
 }
 
 func (s *RevocationSource) logSkip(ctx context.Context, level slog.Level, msg string, cert *x509.Certificate, attrs ...slog.Attr) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/domain/ades"
 )
 
@@ -77,7 +78,7 @@ func (v *validationData) addSignedData(sd *cms.SignedData) {
 		case o.Format.Equal(cms.OIDRevInfoOCSPResponse):
 			v.addOCSP(o.Info)
 		case o.Format.Equal(oidOCSPBasic):
-			if full, err := wrapBasicOCSP(o.Info); err == nil {
+			if full, err := ocsp.Wrap(o.Info); err == nil {
 				v.addOCSP(full)
 			}
 		default:
@@ -138,7 +139,7 @@ func (v *validationData) addRevocationValues(der []byte) error {
 		return fmt.Errorf("not a SEQUENCE")
 	}
 	addBasic := func(b []byte) {
-		if full, err := wrapBasicOCSP(b); err == nil {
+		if full, err := ocsp.Wrap(b); err == nil {
 			v.addOCSP(full)
 		}
 	}
@@ -175,20 +176,4 @@ func (v *validationData) addRevocationValues(der []byte) error {
 		}
 	}
 	return nil
-}
-
-// wrapBasicOCSP returns the DER OCSPResponse (RFC 6960) with status
-// successful carrying the BasicOCSPResponse basic.
-func wrapBasicOCSP(basic []byte) ([]byte, error) {
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1Enum(0) // successful
-		b.AddASN1(cbasn1.Tag(0).ContextSpecific().Constructed(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1ObjectIdentifier(oidOCSPBasic)
-				b.AddASN1OctetString(basic)
-			})
-		})
-	})
-	return b.Bytes()
 }

@@ -3,14 +3,12 @@ package xades
 import (
 	"bytes"
 	"crypto/x509"
-	"encoding/asn1"
 	"fmt"
 
 	"github.com/beevik/etree"
-	"golang.org/x/crypto/cryptobyte"
-	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/domain/ades"
 )
 
@@ -88,11 +86,11 @@ func (v *validationData) addCertificateValues(el *etree.Element) int {
 func (v *validationData) addRevocationValues(el *etree.Element) int {
 	n := 0
 	for _, group := range el.ChildElements() {
-		var ocsp bool
+		var isOCSP bool
 		switch {
 		case isXAdES(group, "CRLValues"):
 		case isXAdES(group, "OCSPValues"):
-			ocsp = true
+			isOCSP = true
 		default:
 			continue // OtherValues: nothing this reader knows
 		}
@@ -109,43 +107,12 @@ func (v *validationData) addRevocationValues(el *etree.Element) int {
 				v.problem(CodeMalformedProperty, "%s: %v", val.Tag, err)
 				continue
 			}
-			if ocsp {
-				v.ocsp = v.addRaw(v.ocsp, fullOCSPResponse(der))
+			if isOCSP {
+				v.ocsp = v.addRaw(v.ocsp, ocsp.Full(der))
 			} else {
 				v.crls = v.addRaw(v.crls, der)
 			}
 		}
 	}
 	return n
-}
-
-// oidOCSPBasic is id-pkix-ocsp-basic (RFC 6960 4.2.1).
-var oidOCSPBasic = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 1}
-
-// fullOCSPResponse returns der as an OCSPResponse: unchanged when it is
-// one, wrapped into a successful one when it is a BasicOCSPResponse
-// (which some writers put in EncapsulatedOCSPValue), so that
-// OCSPResponses always holds full OCSPResponse encodings.
-func fullOCSPResponse(der []byte) []byte {
-	in := cryptobyte.String(der)
-	var seq cryptobyte.String
-	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.PeekASN1Tag(cbasn1.SEQUENCE) {
-		// An OCSPResponse starts with its ENUMERATED status.
-		return der
-	}
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1Enum(0)
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1ObjectIdentifier(oidOCSPBasic)
-				b.AddASN1OctetString(der)
-			})
-		})
-	})
-	out, err := b.Bytes()
-	if err != nil {
-		return der
-	}
-	return out
 }
