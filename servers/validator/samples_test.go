@@ -128,8 +128,10 @@ func TestSamplesThroughTheUI(t *testing.T) {
 	s := dev(t, "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS="+addr)
 	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
 	for _, sample := range m.Samples {
+		// One after the other, as TestSamplesThroughTheAPI: the B-level
+		// samples fetch revocation data from the development PKI, which
+		// forty uploads at once would turn into time-outs.
 		t.Run(sample.File, func(t *testing.T) {
-			t.Parallel()
 			is := is.New(t)
 			b := (&uiWorld{url: s.URL}).browser(t)
 			csrf := csrfOf(t, b.get("/validate").body)
