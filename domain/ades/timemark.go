@@ -31,7 +31,7 @@ type TimeMark struct {
 	Certificates []*x509.Certificate
 	// Nonce is the check of the response's nonce against the signature
 	// value: Algorithm names the digest of the nonce's DigestInfo
-	// (SHA-256), Reason the reader's stable code when it does not match
+	// (SHA256), Reason the reader's stable code when it does not match
 	// or cannot be checked.
 	Nonce Check
 }

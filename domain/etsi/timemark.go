@@ -60,8 +60,15 @@ func (v *validation) timeMark(best time.Time) time.Time {
 		v.check(tmNonce, Information, "", "the time-mark's nonce does not match the signature value (%s); it gives no proof of existence", orUnknown(tm.Nonce.Reason))
 		return best
 	}
+	facts, looked := v.in.Revocation[Key(signer)]
+	if !looked {
+		// The application gathers facts for the links of the signer's
+		// paths: there is none to an anchor.
+		v.warn(tmFact, CodeTimeMarkInvalid, "no revocation data was gathered for the signing certificate, which reaches no trust anchor; the time-mark gives no proof of existence")
+		return best
+	}
 	var fact *revocation.Fact
-	for _, f := range v.in.Revocation[Key(signer)] {
+	for _, f := range facts {
 		if f.Embedded && f.Source == revocation.OCSP && bytes.Equal(f.Raw, tm.Response) && sameCert(f.Certificate, signer) &&
 			(f.Status == revocation.Good || f.Status == revocation.Revoked) && v.acceptableData(f) {
 			fact = &f

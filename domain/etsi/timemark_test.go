@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/revocation"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -82,6 +83,12 @@ func TestTimeMark(t *testing.T) {
 				in.Revocation[etsi.Key(s.SigningCertificate)][0].Status = revocation.Unknown
 			},
 			indication: verdict.Indeterminate, sub: verdict.SubTryLater, errors: []string{string(verdict.SubTryLater)}, warning: etsi.CodeTimeMarkInvalid},
+		{name: "the signer reaches no anchor: no facts were gathered", signer: p.SignerRSA, at: producedAt,
+			change: func(_ *ades.Signature, in *etsi.Inputs) {
+				in.Anchors, in.Revocation = certpath.NewAnchorSet(nil), map[string][]revocation.Fact{}
+			},
+			indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, errors: []string{string(verdict.SubNoCertificateChainFound)},
+			warning: etsi.CodeTimeMarkInvalid},
 		{name: "produced after the validation time", signer: p.SignerRSA, at: vt.Add(time.Hour),
 			indication: verdict.Indeterminate, sub: verdict.SubTryLater, errors: []string{string(verdict.SubTryLater)}, warning: etsi.CodeTimeMarkInvalid},
 	}
