@@ -97,6 +97,11 @@ func TestTimeMark(t *testing.T) {
 				if at.want.warning != "" && !slices.Contains(warnings, at.want.warning) {
 					t.Errorf("warnings %v, want %s among them", warnings, at.want.warning)
 				}
+				// The reports are written from the same result.
+				_, err = res.DetailedReport()
+				is.NoErr(err)
+				_, err = res.ETSIReport()
+				is.NoErr(err)
 				bst := res.Validation.Signatures[0].Result.BestSignatureTime
 				if at.want.poe {
 					is.Equal(bst, producedAt)
