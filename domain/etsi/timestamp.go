@@ -240,11 +240,10 @@ func unchecked(c ades.Check, sub verdict.SubIndication) (verdict.Indication, ver
 
 // level checks that the evidence supports the level the reader found in
 // the structure: T needs an intact signature time-stamp (or a time-mark
-// whose nonce matches), LT also embedded
-// revocation data for the signer's chain (chainEmbedded), LTA also an
-// intact archive time-stamp. When it does not, EvidenceLevel is lowered
-// and a warning says so; signatureFormat stays the reader's, as DSS
-// reports it.
+// whose nonce matches), LT also embedded revocation data for the
+// signer's chain (chainEmbedded), LTA also an intact archive time-stamp.
+// When it does not, EvidenceLevel is lowered and a warning says so;
+// signatureFormat stays the reader's, as DSS reports it.
 func (v *validation) level() {
 	sig := v.sig
 	if sig.Level < ades.LevelB {

@@ -9,7 +9,9 @@ const (
 	formX       = "XAdES_X"
 	formXL      = "XAdES_XL"
 	formA       = "XAdES_A"
-	// formLTTM (timemark.go) names a BDOC 2.1 time-mark signature.
+	// formLTTM is a BDOC 2.1 time-mark signature, as SiVa and
+	// libdigidocpp name it (timemark.go).
+	formLTTM = "XAdES_BASELINE_LT_TM"
 )
 
 // levelFacts are what the level depends on besides the evidence.
@@ -70,10 +72,10 @@ func level(sig *ades.Signature, f levelFacts) (ades.Level, string) {
 	if !sig.Reference.Present {
 		return ades.NotBaseline, ""
 	}
-	l := ades.LevelB
 	if f.timeMark && f.values && !f.refs && f.xTS == 0 && f.archiveTS == 0 {
 		return ades.LevelLT, formLTTM
 	}
+	l := ades.LevelB
 	if f.signatureTS > 0 {
 		l = ades.LevelT
 		if f.values {

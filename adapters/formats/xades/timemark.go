@@ -19,9 +19,6 @@ import (
 // ades.Signature.PolicyID.
 const PolicyBDOCTimeMark = "1.3.6.1.4.1.10015.1000.3.2.1"
 
-// formLTTM is the name SiVa and libdigidocpp give a time-mark signature.
-const formLTTM = "XAdES_BASELINE_LT_TM"
-
 // timeMark finds the time-mark of a signature without a signature
 // time-stamp (BDOC 2.1, 5.3): the first of its OCSP responses (full
 // OCSPResponse encodings) that is about signer, by serial number and
