@@ -106,8 +106,10 @@ type Signature struct {
 	// Form names a form of the format outside the baseline levels, as
 	// DSS names it, when the reader found one: XAdES_C, XAdES_X,
 	// XAdES_XL, XAdES_A for the extended forms of XAdES 1.3.2/1.4.1
-	// (Level is then the baseline level their evidence stands for), or
-	// XML_NOT_ETSI for a plain XMLDSig signature (Level NotBaseline).
+	// (Level is then the baseline level their evidence stands for),
+	// XAdES_BASELINE_LT_TM for an Estonian BDOC 2.1 time-mark signature
+	// (Level LT; TimeMark holds its evidence), or XML_NOT_ETSI for a
+	// plain XMLDSig signature (Level NotBaseline).
 	// Empty: the name is that of Format and Level (SignatureFormat).
 	Form string
 
@@ -146,6 +148,9 @@ type Signature struct {
 
 	// Timestamps are the signature's timestamps in document order.
 	Timestamps []Timestamp
+	// TimeMark is the signature's time-mark, an OCSP response standing
+	// where a signature time-stamp stands; nil when it has none.
+	TimeMark *TimeMark
 	// CounterSignatures are signatures over this one.
 	CounterSignatures []Signature
 

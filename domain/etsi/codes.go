@@ -25,4 +25,12 @@ const (
 	CodeLevelNotSupported             = "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"
 	CodeTooManyTimestamps             = "TOO_MANY_TIMESTAMPS"
 	CodeCounterSignaturesNotValidated = "COUNTER_SIGNATURES_NOT_VALIDATED"
+	// CodeTimeMarkNonceMismatch is the code of the error of a BDOC 2.1
+	// time-mark whose nonce is not the digest of the signature value
+	// (TOTAL_FAILED/SIG_CONSTRAINTS_FAILURE, docs/decisions/0031): the
+	// one error whose code is not its sub-indication's name besides
+	// CodePolicyInvalid. CodeTimeMarkInvalid warns of a time-mark that
+	// gives no proof of existence otherwise.
+	CodeTimeMarkNonceMismatch = "TIMEMARK_NONCE_MISMATCH"
+	CodeTimeMarkInvalid       = "TIMEMARK_INVALID"
 )

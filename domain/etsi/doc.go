@@ -15,8 +15,11 @@
 // validation process for signatures with time and with long-term
 // validation material (5.5, 5.6, simplified) which may cure a basic
 // INDETERMINATE/REVOKED_NO_POE or OUT_OF_BOUNDS_NO_POE with a proof of
-// existence from a trusted time-stamp. docs/decisions/0018-etsi-process.md
-// lists the clauses, what is simplified and every message code.
+// existence from a trusted time-stamp, or from the time-mark of an
+// Estonian BDOC 2.1 signature (an OCSP response whose nonce binds the
+// signature value, docs/decisions/0031-bdoc-time-mark.md).
+// docs/decisions/0018-etsi-process.md lists the clauses, what is
+// simplified and every message code.
 //
 // # What the process ran
 //

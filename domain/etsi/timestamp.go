@@ -239,16 +239,19 @@ func unchecked(c ades.Check, sub verdict.SubIndication) (verdict.Indication, ver
 }
 
 // level checks that the evidence supports the level the reader found in
-// the structure: T needs an intact signature time-stamp, LT also embedded
-// revocation data for the signer's chain (chainEmbedded), LTA also an
-// intact archive time-stamp. When it does not, EvidenceLevel is lowered
-// and a warning says so; signatureFormat stays the reader's, as DSS
-// reports it.
+// the structure: T needs an intact signature time-stamp (or a time-mark
+// whose nonce matches), LT also embedded revocation data for the
+// signer's chain (chainEmbedded), LTA also an intact archive time-stamp.
+// When it does not, EvidenceLevel is lowered and a warning says so;
+// signatureFormat stays the reader's, as DSS reports it.
 func (v *validation) level() {
 	sig := v.sig
 	if sig.Level < ades.LevelB {
 		return
 	}
+	// A time-mark whose nonce matches stands for an intact signature
+	// time-stamp (0031); its response is LT's revocation data.
+	markIntact := sig.TimeMark != nil && sig.TimeMark.Nonce.Done && sig.TimeMark.Nonce.Valid
 	intact := func(t ades.TimestampType) bool {
 		for _, ts := range sig.Timestamps[:min(len(sig.Timestamps), MaxTimestamps)] {
 			if ts.Type == t && ts.Imprint.Done && ts.Imprint.Valid && ts.Value.Done && ts.Value.Valid {
@@ -259,7 +262,7 @@ func (v *validation) level() {
 	}
 	embedded := v.chainEmbedded()
 	l := ades.LevelB
-	if intact(ades.SignatureTimestamp) {
+	if intact(ades.SignatureTimestamp) || markIntact {
 		l = ades.LevelT
 		if embedded {
 			l = ades.LevelLT

@@ -27,7 +27,8 @@ type Result struct {
 	// not judged: it only tells where the signer chains to.
 	Path *certpath.Path
 	// BestSignatureTime is the lowest proof of existence of the signature
-	// from a trusted, intact time-stamp; the validation time when none.
+	// from a trusted, intact time-stamp or an accepted time-mark; the
+	// validation time when none.
 	BestSignatureTime time.Time
 	// EvidenceLevel is the level the evidence supports: the reader's
 	// level, or a lower one when a time-stamp it counts does not verify
@@ -41,6 +42,9 @@ type Result struct {
 	// Timestamps are the time-stamps that gave a proof of existence, in
 	// generation order, each with the TSA path that made it trusted.
 	Timestamps []TimestampResult
+	// TimeMark is the time-mark of a BDOC 2.1 time-mark signature when
+	// it gave a proof of existence (timemark.go); nil otherwise.
+	TimeMark *TimeMarkResult
 
 	// What the process ran, for the reports (domain/report); the fields
 	// above are the verdict and never depend on these.
@@ -157,16 +161,22 @@ func (v *validation) warn(name, code, format string, args ...any) {
 }
 
 // conclude decides the result: the running block concluded with a
-// failed check name (or, for TOTAL_PASSED, passed).
+// failed check name (or, for TOTAL_PASSED, passed). The error's code is
+// the sub-indication's name.
 func (v *validation) conclude(name string, indication verdict.Indication, sub verdict.SubIndication, format string, args ...any) {
+	v.concludeCode(name, indication, sub, string(sub), format, args...)
+}
+
+// concludeCode is conclude with an error code of its own.
+func (v *validation) concludeCode(name string, indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) {
 	v.r.Indication, v.r.SubIndication = indication, sub
 	if indication == verdict.TotalPassed {
 		return
 	}
-	m := verdict.Message{Code: string(sub), Message: fmt.Sprintf(format, args...)}
+	m := verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)}
 	v.r.Errors = append(v.r.Errors, m)
 	b := v.block()
-	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: m.Message})
+	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: code, Message: m.Message})
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(indication), sub
 	b.Conclusion.Errors = append(b.Conclusion.Errors, m)
 }
@@ -177,7 +187,7 @@ func (v *validation) run() {
 	// level and the counter-signatures are format matters: FC records
 	// them.
 	v.begin(FC)
-	v.r.BestSignatureTime = v.timestamps()
+	v.r.BestSignatureTime = v.timeMark(v.timestamps())
 	v.level()
 	if len(sig.CounterSignatures) > 0 {
 		v.warn("Are the counter-signatures validated?", CodeCounterSignaturesNotValidated, "%d counter-signature(s) present and not validated", len(sig.CounterSignatures))
@@ -245,9 +255,13 @@ func (v *validation) run() {
 		return
 	}
 
-	// 5.2.8 Signature acceptance validation (warnings only).
+	// 5.2.8 Signature acceptance validation: warnings, but for the
+	// nonce of a time-mark.
 	v.begin(SAV)
-	v.acceptance(signer)
+	if !v.acceptance(signer) {
+		v.locate(signer)
+		return
+	}
 
 	// 5.2.6 X.509 certificate validation, 5.3 basic validation, 5.5/5.6
 	// validation with time.
@@ -364,9 +378,13 @@ func orUnknown(s string) string {
 	return s
 }
 
-// acceptance is SAV (5.2.8): the cryptographic constraints at the
-// validation time and the signing-time checks.
-func (v *validation) acceptance(signer *x509.Certificate) {
+// acceptance is SAV (5.2.8): the nonce of a time-mark, the
+// cryptographic constraints at the validation time and the signing-time
+// checks; false when it concluded.
+func (v *validation) acceptance(signer *x509.Certificate) bool {
+	if !v.timeMarkNonce() {
+		return false
+	}
 	v.cryptoAcceptance(signer)
 	if id := v.sig.PolicyID; id != "" {
 		// 5.2.4 (VCI) and the policy's constraints are not implemented
@@ -376,7 +394,7 @@ func (v *validation) acceptance(signer *x509.Certificate) {
 	t := v.sig.ClaimedSigningTime
 	if t.IsZero() {
 		v.check("Is a claimed signing time present?", Information, "", "the signature claims no signing time")
-		return
+		return true
 	}
 	const (
 		inValidity = "Is the claimed signing time within the signing certificate's validity?"
@@ -396,6 +414,7 @@ func (v *validation) acceptance(signer *x509.Certificate) {
 			v.check(beforePOE, OK, "", "the claimed signing time %s is not after the proof of existence %s", stamp(t), stamp(v.r.BestSignatureTime))
 		}
 	}
+	return true
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

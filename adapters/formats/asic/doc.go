@@ -21,6 +21,9 @@
 //     timestamp*.tst named by an ASiCManifest are time-stamps of their own
 //     (Container.Timestamps); those named by an ASiCArchiveManifest*.xml
 //     are archive time-stamps of the signatures the manifest lists.
+//   - Estonian BDOC 2.1 containers (.bdoc, .asice) are ASiC-E with
+//     XAdES: package xades reads their time-mark signatures as
+//     XAdES_BASELINE_LT_TM (docs/decisions/0031-bdoc-time-mark.md).
 //   - OpenDocument (mimetype application/vnd.oasis.opendocument.*, with
 //     META-INF/documentsignatures.xml): an ASiC-E with XAdES whose data
 //     files are all the files but the signatures.
@@ -70,7 +73,6 @@
 //     the domain has no time-stamp entry yet (ReadContainer returns them,
 //     checked). The container type and the covered files are reported
 //     (ades.Signature.Container, the data objects).
-//   - Estonian BDOC time-mark signatures (XAdES_BASELINE_LT_TM), DSS's
-//     zip-comment check, the ASiC-E XAdES META-INF/manifest.xml cross
-//     check against the container.
+//   - DSS's zip-comment check, the ASiC-E XAdES META-INF/manifest.xml
+//     cross check against the container.
 package asic

@@ -79,3 +79,23 @@ func (b *BasicResponse) Find(cert, issuer *x509.Certificate) (SingleResponse, er
 	return SingleResponse{}, fmt.Errorf("%w: serial %x of %q among %d responses",
 		ErrNoMatchingResponse, cert.SerialNumber, cert.Issuer, len(b.Responses))
 }
+
+// MatchesName reports whether id names cert by its serial number and the
+// hash of its issuer name alone, the issuer's key hash not compared: for
+// a reader that recognises which certificate a response is about
+// without the issuer's certificate at hand. It identifies; it does not
+// show the response is about cert's issuer's key, which [CertID.Matches]
+// and [BasicResponse.Verify] do. An error means the hash algorithm is not
+// supported.
+func (id CertID) MatchesName(cert *x509.Certificate) (bool, error) {
+	h := hashFor(id.HashAlgorithm)
+	if h == 0 {
+		return false, fmt.Errorf("%w: CertID hash algorithm %v", ErrUnsupported, id.HashAlgorithm)
+	}
+	if id.SerialNumber == nil || id.SerialNumber.Cmp(cert.SerialNumber) != 0 {
+		return false, nil
+	}
+	hn := h.New()
+	hn.Write(cert.RawIssuer)
+	return bytes.Equal(id.IssuerNameHash, hn.Sum(nil)), nil
+}

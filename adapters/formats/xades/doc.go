@@ -30,6 +30,15 @@
 //     132-1, clause 6), or an extended form (XAdES_C, XAdES_X, XAdES_XL,
 //     XAdES_A) named in ades.Signature.Form, or XML_NOT_ETSI for a plain
 //     XMLDSig signature.
+//   - Estonian BDOC 2.1 time-mark signatures, XAdES_BASELINE_LT_TM as
+//     SiVa and libdigidocpp name them: no SignatureTimeStamp, and among
+//     the RevocationValues an OCSP response about the signer (by serial
+//     number and issuer name) whose nonce is a DER DigestInfo, read with
+//     or without the OCTET STRING of RFC 8954 around it (under the BDOC
+//     policy, PolicyBDOCTimeMark, any nonce). Its producedAt, its
+//     certificates and the check of the nonce against the hash of the
+//     signature value go in ades.Signature.TimeMark
+//     (docs/decisions/0031-bdoc-time-mark.md).
 //
 // # Defences
 //

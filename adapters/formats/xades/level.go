@@ -9,6 +9,9 @@ const (
 	formX       = "XAdES_X"
 	formXL      = "XAdES_XL"
 	formA       = "XAdES_A"
+	// formLTTM is a BDOC 2.1 time-mark signature, as SiVa and
+	// libdigidocpp name it (timemark.go).
+	formLTTM = "XAdES_BASELINE_LT_TM"
 )
 
 // levelFacts are what the level depends on besides the evidence.
@@ -27,6 +30,9 @@ type levelFacts struct {
 	refs      bool
 	xTS       int // SigAndRefsTimeStamp(V2) and RefsOnlyTimeStamp(V2) tokens
 	archiveTS int // ArchiveTimeStamp tokens (1.3.2 or 1.4.1) that parsed
+	// timeMark: no SignatureTimeStamp, and an OCSP response about the
+	// signer whose nonce makes it a time-mark (timemark.go).
+	timeMark bool
 }
 
 // level is the baseline level the structure of a signature shows (EN 319
@@ -44,6 +50,12 @@ type levelFacts struct {
 //     (whether they cover the whole chain is the process's question).
 //   - LTA: LT and an ArchiveTimeStamp (1.4.1, or 1.3.2 as DSS counts it)
 //     whose token parses.
+//   - XAdES_BASELINE_LT_TM, LT: B without a SignatureTimeStamp, with
+//     RevocationValues holding a time-mark (an Estonian BDOC 2.1
+//     time-mark signature, named as SiVa and libdigidocpp name it); the
+//     time-mark stands where the signature time-stamp stands. Whether
+//     its nonce matches and its response can be relied on is the
+//     process's question, as for a time-stamp.
 //
 // Validation-data references (CompleteCertificateRefs,
 // CompleteRevocationRefs) or their time-stamps make an extended form
@@ -59,6 +71,9 @@ func level(sig *ades.Signature, f levelFacts) (ades.Level, string) {
 	}
 	if !sig.Reference.Present {
 		return ades.NotBaseline, ""
+	}
+	if f.timeMark && f.values && !f.refs && f.xTS == 0 && f.archiveTS == 0 {
+		return ades.LevelLT, formLTTM
 	}
 	l := ades.LevelB
 	if f.signatureTS > 0 {

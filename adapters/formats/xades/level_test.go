@@ -32,6 +32,9 @@ func TestLevel(t *testing.T) {
 		{"X", true, with(func(f *levelFacts) { f.signatureTS, f.refs, f.xTS = 1, true, 1 }), ades.LevelT, formX},
 		{"XL", true, with(func(f *levelFacts) { f.signatureTS, f.refs, f.xTS, f.values = 1, true, 1, true }), ades.LevelLT, formXL},
 		{"A", true, with(func(f *levelFacts) { f.signatureTS, f.refs, f.xTS, f.values, f.archiveTS = 1, true, 1, true, 1 }), ades.LevelLTA, formA},
+		{"LT_TM", true, with(func(f *levelFacts) { f.timeMark, f.values = true, true }), ades.LevelLT, formLTTM},
+		{"time-mark without a signing-certificate reference", false, with(func(f *levelFacts) { f.timeMark, f.values = true, true }), ades.NotBaseline, ""},
+		{"time-mark with validation-data references", true, with(func(f *levelFacts) { f.timeMark, f.values, f.refs = true, true, true }), ades.LevelB, formC},
 	} {
 		sig := ades.Signature{Reference: ades.CertificateReference{Present: tc.ref}}
 		l, form := level(&sig, tc.facts)

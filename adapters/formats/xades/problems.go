@@ -12,6 +12,10 @@ const (
 	CodeImprintMismatch      = "XADES_IMPRINT_MISMATCH"
 	CodeImprintNotComputed   = "XADES_IMPRINT_NOT_COMPUTED"
 	CodeNoContent            = "XADES_CONTENT_NOT_FOUND"
+	// The nonce of a time-mark (ades.TimeMark.Nonce): the DigestInfo of
+	// another value, or no DigestInfo at all (under the BDOC policy).
+	CodeTimeMarkNonceMismatch  = "XADES_TIMEMARK_NONCE_MISMATCH"
+	CodeTimeMarkNonceMalformed = "XADES_TIMEMARK_NONCE_MALFORMED"
 
 	// Format failures (FormatFailure set): what the document shows is
 	// not what was signed, or cannot be shown to be.

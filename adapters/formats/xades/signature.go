@@ -130,7 +130,17 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	}
 
 	facts.values, facts.refs = u.values, u.refs
+	if facts.signatureTS == 0 && facts.qualifying {
+		// A time-mark stands where a signature time-stamp stands.
+		if value, err := decodeBase64(text(chk.SignatureValue)); err == nil {
+			sig.TimeMark = timeMark(all.ocsp, sig.SigningCertificate, value, sig.PolicyID)
+		}
+		facts.timeMark = sig.TimeMark != nil
+	}
 	sig.Level, sig.Form = level(&sig, facts)
+	if sig.Form != formLTTM {
+		sig.TimeMark = nil
+	}
 	if facts.qualifying && sig.Reference.Present && !props.hasSigningTime {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "signing-certificate reference without SigningTime (required by EN 319 132-1 B-B)"})
 	}
