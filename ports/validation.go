@@ -49,10 +49,18 @@ type DocumentReader interface {
 	Read(ctx context.Context, doc Document) ([]ades.Signature, error)
 }
 
-// EmbeddedRevocation is the revocation data a document carries, raw.
+// EmbeddedRevocation is the revocation data a document carries, raw,
+// and the responders the validator trusts besides the issuers.
 type EmbeddedRevocation struct {
 	CRLs          [][]byte
 	OCSPResponses [][]byte
+	// TrustedResponders are OCSP responders trusted to answer for any
+	// certificate (RFC 6960, section 4.2.2.2, a local configuration):
+	// those a trusted list names as OCSP services of their own
+	// (certpath.AnchorSet.Responders), as the Estonian list names SK's.
+	// A response they sign serves, embedded or fetched, as one by the
+	// issuer or its delegated responder does.
+	TrustedResponders []*x509.Certificate
 }
 
 // RevocationSource finds revocation facts for cert, issued by issuer, for

@@ -105,7 +105,7 @@ func (s *RevocationSource) Revocation(ctx context.Context, cert, issuer *x509.Ce
 		s.logSkip(ctx, slog.LevelDebug, "embedded revocation data cannot serve at the validation time: fetching", cert,
 			slog.Int("facts", len(facts)), slog.Time("validationTime", at))
 	}
-	online, err := s.onlineFacts(ctx, cert, issuer)
+	online, err := s.onlineFacts(ctx, cert, issuer, embedded.TrustedResponders)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (s *RevocationSource) embeddedFacts(ctx context.Context, cert, issuer *x509
 			s.logSkip(ctx, slog.LevelWarn, "embedded OCSP response unreadable", cert, slog.Int("index", i), slog.String("reason", err.Error()))
 			continue
 		}
-		f, level, err := ocspFact(resp, cert, issuer)
+		f, level, err := ocspFact(resp, cert, issuer, e.TrustedResponders)
 		if err != nil {
 			s.logSkip(ctx, level, "embedded OCSP response not usable", cert, slog.Int("index", i), slog.String("reason", err.Error()))
 			continue
@@ -168,9 +168,9 @@ func (s *RevocationSource) embeddedFacts(ctx context.Context, cert, issuer *x509
 }
 
 // onlineFacts asks OCSP, then the CRL distribution points.
-func (s *RevocationSource) onlineFacts(ctx context.Context, cert, issuer *x509.Certificate) ([]revocation.Fact, error) {
+func (s *RevocationSource) onlineFacts(ctx context.Context, cert, issuer *x509.Certificate, trusted []*x509.Certificate) ([]revocation.Fact, error) {
 	var facts []revocation.Fact
-	f, ok, err := s.onlineOCSP(ctx, cert, issuer)
+	f, ok, err := s.onlineOCSP(ctx, cert, issuer, trusted)
 	if err != nil {
 		return nil, err
 	}
@@ -191,12 +191,12 @@ func (s *RevocationSource) onlineFacts(ctx context.Context, cert, issuer *x509.C
 	return facts, nil
 }
 
-func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Certificate) (revocation.Fact, bool, error) {
+func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Certificate, trusted []*x509.Certificate) (revocation.Fact, bool, error) {
 	if s.cache != nil {
 		if resp, ok := s.cache.OCSP(issuer, cert.SerialNumber); ok {
 			// Cached responses verified when stored; verifying again
 			// recovers the signer, which the cache does not keep.
-			if f, _, err := ocspFact(resp, cert, issuer); err == nil {
+			if f, _, err := ocspFact(resp, cert, issuer, trusted); err == nil {
 				return f, true, nil
 			}
 		}
@@ -218,7 +218,7 @@ func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Ce
 			s.logFetch(ctx, "OCSP", u, cert, err)
 			continue
 		}
-		f, _, err := ocspFact(resp, cert, issuer)
+		f, _, err := ocspFact(resp, cert, issuer, trusted)
 		if err != nil {
 			s.logFetch(ctx, "OCSP", u, cert, err)
 			continue
@@ -265,10 +265,11 @@ func (s *RevocationSource) onlineCRL(ctx context.Context, cert, issuer *x509.Cer
 	return revocation.Fact{}, false, nil
 }
 
-// ocspFact checks resp against cert and issuer and returns its fact. The
-// level is the one to log a failure at: DEBUG for a response about
-// another certificate, WARN otherwise.
-func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate) (revocation.Fact, slog.Level, error) {
+// ocspFact checks resp against cert and issuer and returns its fact: it
+// must be signed by issuer, a responder issuer delegated, or one of the
+// trusted responders. The level is the one to log a failure at: DEBUG
+// for a response about another certificate, WARN otherwise.
+func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate, trusted []*x509.Certificate) (revocation.Fact, slog.Level, error) {
 	if resp.Basic == nil {
 		return revocation.Fact{}, slog.LevelWarn, fmt.Errorf("%w: response status %v", ErrOCSPUnavailable, resp.Status)
 	}
@@ -277,6 +278,13 @@ func ocspFact(resp *ocsp.Response, cert, issuer *x509.Certificate) (revocation.F
 		return revocation.Fact{}, slog.LevelDebug, err
 	}
 	signer, err := resp.Basic.Verify(issuer)
+	if errors.Is(err, ocsp.ErrUnauthorisedResponder) && len(trusted) > 0 {
+		// Neither the issuer nor its delegate: perhaps a responder the
+		// trusted lists vouch for. Its own failure would say less.
+		if t, terr := resp.Basic.VerifyTrusted(trusted); terr == nil {
+			signer, err = t, nil
+		}
+	}
 	if err != nil {
 		return revocation.Fact{}, slog.LevelWarn, err
 	}

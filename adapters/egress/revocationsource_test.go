@@ -80,11 +80,17 @@ func newLogger() (*slog.Logger, *logBuffer) {
 // fixtureOCSP returns the fixture's OCSP response about id at now.
 func fixtureOCSP(t *testing.T, p *pki.PKI, id *pki.Identity, now time.Time) []byte {
 	t.Helper()
+	return fixtureOCSPBy(t, p, nil, id, now)
+}
+
+// fixtureOCSPBy is fixtureOCSP signed by responder (pki.OCSPResponseBy).
+func fixtureOCSPBy(t *testing.T, p *pki.PKI, responder, id *pki.Identity, now time.Time) []byte {
+	t.Helper()
 	req, err := ocsp.Request(id.Certificate, id.Issuer.Certificate, crypto.SHA1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := p.OCSPResponse(req, now)
+	resp, err := p.OCSPResponseBy(responder, req, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,6 +271,33 @@ func TestRevocationEmbedded(t *testing.T) {
 		is.Equal(len(facts), 0)
 		is.True(strings.Contains(logs.String(), "level=DEBUG"))
 		is.True(!strings.Contains(logs.String(), "level=WARN"))
+	})
+
+	t.Run("trusted responder", func(t *testing.T) {
+		// The root answers for a certificate of the intermediate: not the
+		// issuer, not its delegate; a responder the lists trust.
+		is := is.New(t)
+		byRoot := fixtureOCSPBy(t, srv.PKI, srv.Root, srv.SignerRSA, beforeRevocation)
+		facts, err := src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{OCSPResponses: [][]byte{byRoot}}, afterRevocation)
+		is.NoErr(err)
+		is.Equal(len(facts), 0) // unauthorised
+		facts, err = src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{
+			OCSPResponses:     [][]byte{byRoot},
+			TrustedResponders: []*x509.Certificate{srv.TSA.Certificate, srv.Root.Certificate},
+		}, afterRevocation)
+		is.NoErr(err)
+		is.Equal(len(facts), 1)
+		is.Equal(facts[0].Status, revocation.Good)
+		is.True(facts[0].Signer.Equal(srv.Root.Certificate))
+		is.True(facts[0].Delegated)
+		is.True(facts[0].Embedded)
+		// Trusting another responder does not make the root's answer
+		// usable.
+		facts, err = src.Revocation(t.Context(), signer, inter, ports.EmbeddedRevocation{
+			OCSPResponses: [][]byte{byRoot}, TrustedResponders: []*x509.Certificate{srv.TSA.Certificate},
+		}, afterRevocation)
+		is.NoErr(err)
+		is.Equal(len(facts), 0)
 	})
 
 	t.Run("tampered ignored", func(t *testing.T) {

@@ -214,7 +214,7 @@ func (v *Validator) inputs(ctx context.Context, sig ades.Signature, anchors *cer
 	if err != nil {
 		return etsi.Inputs{}, err
 	}
-	embedded := ports.EmbeddedRevocation{CRLs: slices.Clone(sig.CRLs), OCSPResponses: slices.Clone(sig.OCSPResponses)}
+	embedded := ports.EmbeddedRevocation{CRLs: slices.Clone(sig.CRLs), OCSPResponses: slices.Clone(sig.OCSPResponses), TrustedResponders: anchors.Responders()}
 	for _, ts := range sig.Timestamps {
 		embedded.CRLs = append(embedded.CRLs, ts.CRLs...)
 		embedded.OCSPResponses = append(embedded.OCSPResponses, ts.OCSPResponses...)

@@ -1,6 +1,10 @@
 package certpath
 
-import "crypto/x509"
+import (
+	"crypto/x509"
+
+	"github.com/svc-dss/dss/domain/trust"
+)
 
 // An AnchorSet is a list of anchors indexed for path building. Indexing
 // normalises every anchor's subject name, which for the EU trusted lists
@@ -14,6 +18,9 @@ type AnchorSet struct {
 	// added indexes the anchors With appended to a set whose bySubject
 	// this set shares.
 	added map[string][]int
+	// responders are the certificates of the anchors listed as OCSP
+	// services (Responders).
+	responders []*x509.Certificate
 }
 
 // NewAnchorSet indexes anchors, skipping those without a certificate, in
@@ -35,6 +42,9 @@ func (s *AnchorSet) add(a Anchor, index map[string][]int) {
 	index[k] = append(index[k], len(s.anchors))
 	s.anchors = append(s.anchors, a)
 	s.certs = append(s.certs, a.Certificate)
+	if a.Service != nil && (a.Service.Type == trust.TypeOCSP || a.Service.Type == trust.TypeOCSPQC) {
+		s.responders = append(s.responders, a.Certificate)
+	}
 }
 
 // With returns a set of s's anchors followed by more, leaving s as it
@@ -46,10 +56,11 @@ func (s *AnchorSet) With(more ...Anchor) *AnchorSet {
 	}
 	w := &AnchorSet{
 		// Capped, so that appending copies rather than writing into s.
-		anchors:   s.anchors[:len(s.anchors):len(s.anchors)],
-		certs:     s.certs[:len(s.certs):len(s.certs)],
-		bySubject: s.bySubject,
-		added:     map[string][]int{},
+		anchors:    s.anchors[:len(s.anchors):len(s.anchors)],
+		certs:      s.certs[:len(s.certs):len(s.certs)],
+		responders: s.responders[:len(s.responders):len(s.responders)],
+		bySubject:  s.bySubject,
+		added:      map[string][]int{},
 	}
 	for _, a := range more {
 		w.add(a, w.added)
@@ -81,6 +92,17 @@ func (s *AnchorSet) Certificates() []*x509.Certificate {
 		return nil
 	}
 	return s.certs
+}
+
+// Responders returns the certificates of the anchors a trusted list
+// names as OCSP services (Certstatus/OCSP and Certstatus/OCSP/QC): the
+// responders a validator trusts to answer for any certificate, not only
+// for those of the CA that delegated them (RFC 6960, section 4.2.2.2).
+func (s *AnchorSet) Responders() []*x509.Certificate {
+	if s == nil {
+		return nil
+	}
+	return s.responders
 }
 
 // bySubjectOf returns the indexes of the anchors whose normalised

@@ -58,3 +58,26 @@ func TestOptionsBothAnchorKinds(t *testing.T) {
 	is.True(errors.Is(err, certpath.ErrInvalidOptions))
 	is.Equal(err.Error(), "certpath: invalid options: both Anchors and AnchorSet are set")
 }
+
+// Responders are the anchors listed as OCSP services, those appended by
+// With included, and no CA, TSA or private anchor.
+func TestAnchorSetResponders(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p := fx(t)
+	service := func(c *x509.Certificate, typ trust.ServiceType) certpath.Anchor {
+		return certpath.Anchor{Certificate: c, Framework: trust.EUEIDAS, Territory: "EE", Service: &trust.Service{Type: typ}}
+	}
+	base := certpath.NewAnchorSet([]certpath.Anchor{
+		service(p.Root.Certificate, trust.TypeCAQC),
+		service(p.OCSPResponder.Certificate, trust.TypeOCSPQC),
+		service(p.TSA.Certificate, trust.TypeQTST),
+		private(p.Intermediate.Certificate),
+	})
+	is.Equal(base.Responders(), []*x509.Certificate{p.OCSPResponder.Certificate})
+	with := base.With(service(p.SignerRSA.Certificate, trust.TypeOCSP), private(p.SignerECDSA.Certificate))
+	is.Equal(with.Responders(), []*x509.Certificate{p.OCSPResponder.Certificate, p.SignerRSA.Certificate})
+	is.Equal(len(base.Responders()), 1) // unchanged
+	var none *certpath.AnchorSet
+	is.Equal(len(none.Responders()), 0)
+}

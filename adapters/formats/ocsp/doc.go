@@ -31,9 +31,10 @@
 //     validation algorithm, which also applies the cryptographic policy to
 //     [BasicResponse.SignatureAlgorithm]. SHA-1 signatures are verified,
 //     not refused: refusing them is the policy's call.
-//   - No locally trusted responders (a responder certificate configured or
-//     taken from a trusted list): use [BasicResponse.CheckSignature] with
-//     that certificate and authorise it in the caller.
+//   - Which responders are trusted besides the issuers is the caller's:
+//     [BasicResponse.VerifyTrusted] checks a response against the
+//     responder certificates it is given (egress passes those a trusted
+//     list names as OCSP services).
 //   - No signed requests, no GET requests, no response types other than
 //     id-pkix-ocsp-basic.
 //   - No network: the POST of RFC 6960, appendix A.1 (egress.ExchangeOCSP,

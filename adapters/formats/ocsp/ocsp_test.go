@@ -314,3 +314,55 @@ func fixtureResponse(t testing.TB, p *pki.PKI, id *pki.Identity, now time.Time) 
 	}
 	return der
 }
+
+// TestVerifyTrusted covers the responders trusted to answer for any
+// certificate: a responder the issuer did not delegate (here the root,
+// answering for a certificate of the intermediate, as SK's responders,
+// certified by their root, answer for certificates of the CAs under it).
+func TestVerifyTrusted(t *testing.T) {
+	t.Parallel()
+	p := fixture(t)
+	now := pki.ReferenceTime
+	bySigner := []single{{cert: p.SignerRSA.Certificate, issuer: p.Intermediate.Certificate, status: ocsp.Good, reason: -1, thisUpdate: now}}
+	byRoot := spec{responder: p.Root.Certificate, signer: p.Root.Key, singles: bySigner, producedAt: now}
+	tests := []struct {
+		name    string
+		spec    spec
+		trusted []*x509.Certificate
+		err     error
+		nocheck bool
+	}{
+		{name: "trusted, by name", spec: byRoot, trusted: []*x509.Certificate{p.TSA.Certificate, p.Root.Certificate}},
+		{name: "trusted, by key",
+			spec:    spec{responder: p.Root.Certificate, byKey: true, signer: p.Root.Key, singles: bySigner, producedAt: now},
+			trusted: []*x509.Certificate{p.Root.Certificate}},
+		{name: "trusted, carries id-pkix-ocsp-nocheck",
+			spec:    spec{responder: p.OCSPResponder.Certificate, signer: p.OCSPResponder.Key, singles: bySigner, producedAt: now},
+			trusted: []*x509.Certificate{p.OCSPResponder.Certificate}, nocheck: true},
+		{name: "not among the trusted", spec: byRoot, trusted: []*x509.Certificate{p.TSA.Certificate}, err: ocsp.ErrUnauthorisedResponder},
+		{name: "none trusted", spec: byRoot, err: ocsp.ErrUnauthorisedResponder},
+		{name: "trusted named, another key signed",
+			spec:    spec{responder: p.Root.Certificate, signer: p.TSA.Key, singles: bySigner, producedAt: now},
+			trusted: []*x509.Certificate{p.Root.Certificate}, err: ocsp.ErrSignatureInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			resp, err := ocsp.ParseResponse(build(t, tt.spec))
+			is.NoErr(err)
+			// The issuer itself refuses the root: it did not delegate it.
+			_, err = resp.Basic.Verify(p.Intermediate.Certificate)
+			is.True(errors.Is(err, ocsp.ErrUnauthorisedResponder) || errors.Is(err, ocsp.ErrSignatureInvalid))
+			signer, err := resp.Basic.VerifyTrusted(tt.trusted)
+			if tt.err != nil {
+				is.True(errors.Is(err, tt.err))
+				return
+			}
+			is.NoErr(err)
+			is.True(signer.Delegated)
+			is.Equal(signer.NoCheck, tt.nocheck)
+			is.True(resp.Basic.CheckSignature(signer.Certificate) == nil)
+		})
+	}
+}

@@ -17,7 +17,8 @@ var oidNoCheck = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1, 5}
 
 // A Signer is the verified signer of a response.
 type Signer struct {
-	// Certificate is the issuer itself or the delegated responder.
+	// Certificate is the issuer itself, the delegated responder or a
+	// trusted responder (VerifyTrusted).
 	Certificate *x509.Certificate
 	// Delegated reports a delegated responder (not the issuer).
 	Delegated bool
@@ -83,6 +84,33 @@ func (b *BasicResponse) Verify(issuer *x509.Certificate) (Signer, error) {
 	}
 	return Signer{}, fmt.Errorf("%w: responder is neither the issuer %q nor a certificate sent with the response",
 		ErrUnauthorisedResponder, issuer.Subject)
+}
+
+// VerifyTrusted checks that b is signed by one of trusted, responders
+// the validator trusts to answer for any certificate (RFC 6960, section
+// 4.2.2.2: "a local configuration of OCSP signing authority"), and
+// returns that signer. It is the way to the responders a trusted list
+// names as services of their own: the Estonian SK responders, certified
+// by the root CA rather than delegated by the CA that issued the
+// certificates they answer for, are trusted so by SiVa and DSS. The
+// responder ID must name the trusted certificate; whether the response
+// carries it does not matter.
+func (b *BasicResponse) VerifyTrusted(trusted []*x509.Certificate) (Signer, error) {
+	var sigErr error
+	for _, t := range trusted {
+		if t == nil || !b.ResponderID.names(t) {
+			continue
+		}
+		if err := b.CheckSignature(t); err != nil {
+			sigErr = err
+			continue
+		}
+		return Signer{Certificate: t, Delegated: true, NoCheck: hasExtension(t, oidNoCheck)}, nil
+	}
+	if sigErr != nil {
+		return Signer{}, sigErr
+	}
+	return Signer{}, fmt.Errorf("%w: responder is none of the %d trusted responders", ErrUnauthorisedResponder, len(trusted))
 }
 
 // Reasons a certificate named as responder is not a delegated one.
