@@ -13,6 +13,7 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/asic"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/tl"
 	"github.com/svc-dss/dss/fixtures/xades"
 )
 
@@ -135,4 +136,60 @@ func TestTimeMarkContainer(t *testing.T) {
 		is.Equal(s.Indication, verdict.TotalPassed)
 		is.Equal(res.Validation.Signatures[i].Result.BestSignatureTime, signingTime.Add(2*time.Minute))
 	}
+}
+
+// TestTimeMarkListedResponder: the time-mark's OCSP response is signed by
+// a responder the signer's issuer did not delegate (the root, as the
+// root certified SK's responders). Validated after the signer expired,
+// against the fixture lists, it proves nothing until the DE list names
+// that responder as an OCSP service: then the responder answers for any
+// certificate (RFC 6960, 4.2.2.2), its response is revocation data, and
+// the time-mark keeps the signature valid (decision 0031).
+func TestTimeMarkListedResponder(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	f := listFiles(t)
+	signingTime := pki.ReferenceTime.Add(-time.Hour)
+	content := []byte("a contract time-marked by a listed responder\n")
+	sig, err := xades.Sign(content, xades.Options{PKI: f.p, Signer: f.p.SignerRSA, Level: xades.LTTM, Packaging: xades.Detached,
+		SigningTime: signingTime, TimeMarkResponder: f.p.Root})
+	is.NoErr(err)
+	doc := validation.Document{Name: "signature.xml", Data: sig, Detached: []validation.Part{{Name: xades.DefaultDocumentName, Data: content}}}
+	expired := f.p.SignerRSA.Certificate.NotAfter.Add(24 * time.Hour)
+	validate := func(de string) verdict.SignatureReport {
+		t.Helper()
+		v, err := validation.New(context.Background(), validation.WithTrustedListFiles(f.signers, f.lotl, de, f.fr, f.ch),
+			validation.WithTime(expired), validation.Offline())
+		is.NoErr(err)
+		res, err := v.Validate(context.Background(), doc)
+		is.NoErr(err)
+		is.Equal(len(res.Summary.Signatures), 1)
+		return res.Summary.Signatures[0]
+	}
+	codes := func(ms []verdict.Message) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Code)
+		}
+		return out
+	}
+
+	unlisted := validate(f.de)
+	is.Equal(unlisted.SignatureFormat, "XAdES_BASELINE_LT_TM")
+	is.Equal(unlisted.Indication, verdict.Indeterminate)
+	is.True(slices.Contains(codes(unlisted.Warnings), etsi.CodeTimeMarkInvalid))
+
+	spec := f.eco.Spec("DE")
+	spec.Services = append(slices.Clone(spec.Services), tl.Service{Name: "Fixture OCSP responder", Type: tl.SvcOCSPQC,
+		Certificate: f.p.Root.Certificate, StatusStart: f.p.Root.Certificate.NotBefore.UTC()})
+	spec.SequenceNumber++
+	is.NoErr(f.eco.Publish("DE", spec, 0))
+	listed := validate(f.write(t, "DE"))
+	is.Equal(listed.SignatureFormat, "XAdES_BASELINE_LT_TM")
+	is.Equal(listed.Indication, verdict.TotalPassed)
+	// The signer's path ends on the Swiss list (Swiss precedence): the
+	// responder may be named on any list.
+	is.Equal(deref(listed.AnchorCountry), "CH")
+	is.True(!slices.Contains(codes(listed.Warnings), etsi.CodeTimeMarkInvalid))
+	is.True(slices.Contains(codes(listed.Warnings), etsi.CodeExpiredAfterPOE))
 }
