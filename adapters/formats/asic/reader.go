@@ -89,7 +89,7 @@ type Reader struct {
 	cms, xml ports.DocumentReader
 }
 
-var _ ports.DocumentReader = (*Reader)(nil)
+var _ ports.ContentsReader = (*Reader)(nil)
 
 // NewReader returns a Reader that reads the CMS signatures of a
 // container (META-INF/signature*.p7s) with cms and its XML signatures
@@ -105,6 +105,35 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 		return nil, err
 	}
 	return c.Signatures, nil
+}
+
+// ReadContents returns the signatures of the container doc.Data, as Read,
+// and its time-stamps that are entries of their own (Container.Timestamps)
+// as time-stamp entries: each with the files it covers as data objects
+// and the container's Problems (docs/decisions/0032).
+func (r *Reader) ReadContents(ctx context.Context, doc ports.Document) (ades.Contents, error) {
+	c, err := r.ReadContainer(ctx, doc)
+	if err != nil {
+		return ades.Contents{}, err
+	}
+	out := ades.Contents{Signatures: c.Signatures}
+	ids := map[string]int{}
+	for _, ts := range c.Timestamps {
+		e := ades.TimestampEntry{
+			ID:          ades.TimestampID(ts.Token),
+			Name:        ts.Name,
+			Container:   c.Type.String(),
+			Timestamp:   ts.Timestamp,
+			DataObjects: ts.Covers,
+			Problems:    append(append([]ades.Problem(nil), ts.Problems...), c.Problems...),
+		}
+		ids[e.ID]++
+		if n := ids[e.ID]; n > 1 {
+			e.ID = fmt.Sprintf("%s-%d", e.ID, n)
+		}
+		out.Timestamps = append(out.Timestamps, e)
+	}
+	return out, nil
 }
 
 // ReadContainer reads the container doc.Data: the zip (hardened, see the
