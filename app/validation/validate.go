@@ -100,8 +100,11 @@ func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Val
 func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
 // Validate validates every signature of doc against one trust snapshot
-// (validation-service.md §1). A failed signature is a result, not an
-// error: the error is for a document that cannot be validated, wrapping
+// (validation-service.md §1), and every time-stamp that is an entry of
+// doc of its own (a time-stamp-only container, a bare RFC 3161
+// time-stamp with its data: docs/decisions/0032). A failed signature is
+// a result, not an error: the error is for a document that cannot be
+// validated, wrapping
 // ErrUnreadable (errors.Is) when it is no format the validator reads or
 // cannot be read, or for a failure of the validator itself (a
 // *PanicError, a context error). The same document, snapshot and time

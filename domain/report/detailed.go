@@ -24,7 +24,9 @@ const DetailedNamespace = "urn:svc-dss:validation:detailed-report:1"
 // as the process ran them (FC, ISC, CV, SAV, XCV), each time-stamp's
 // validation, the basic and long-term validation processes, each with
 // the checks run (name, status, message) and its conclusion, then the
-// qualification and the conclusion of the summary.
+// qualification and the conclusion of the summary; per time-stamp entry
+// of the document (docs/decisions/0032), its checks, the TSA's path and
+// qualification and the summary's conclusion.
 //
 // The verdicts (indications, sub-indications, format, qualification,
 // errors and warnings of each signature) are copied from v.Summary; the

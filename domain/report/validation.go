@@ -16,8 +16,9 @@ import (
 var ErrInconsistent = errors.New("report: the validation details do not match the summary")
 
 // ErrNoSignature is wrapped by the error of ETSI for a document without
-// signatures: a TS 119 102-2 report holds at least one signature's report
-// (its schema requires a SignatureValidationReport).
+// signatures, one that holds time-stamp entries alone included: a TS 119
+// 102-2 report holds at least one signature's report (its schema
+// requires a SignatureValidationReport; docs/decisions/0032).
 var ErrNoSignature = errors.New("report: the document holds no signature")
 
 // Validation is what the reports of one validated document are written

@@ -183,3 +183,32 @@ func TestUITimestamps(t *testing.T) {
 		})
 	}
 }
+
+// A time-stamp that cannot be read is a 400, as in every format: a token
+// cut short, and a response that grants no token.
+func TestValidateUnreadableTimestamp(t *testing.T) {
+	t.Parallel()
+	srv, s := signedWorld(t)
+	content := []byte("contract")
+	sum := sha256.Sum256(content)
+	token, err := cades.TimestampToken(srv.PKI, sum[:], time.Now().Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"truncated token":            token[:len(token)-16],
+		"granted response, no token": {0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x00},
+	} {
+		t.Run(name, func(t *testing.T) {
+			is := is.New(t)
+			res, body := post(t, s.URL, map[string][]byte{"file": data, "detached": content})
+			is.Equal(res.StatusCode, 400)
+			var p struct {
+				Type, Detail string
+			}
+			is.NoErr(json.Unmarshal(body, &p))
+			is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
+			is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST), but its structure cannot be read")
+		})
+	}
+}

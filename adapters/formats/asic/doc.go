@@ -2,8 +2,11 @@
 // and OpenDocument files signed with XAdES, delegating each signature
 // inside to the CAdES and XAdES readers, and reports, per signature, the
 // container files it covers. Read implements ports.DocumentReader;
-// ReadContainer also returns the container's type, files, findings and
-// the time-stamps that are entries of their own.
+// ReadContents (ports.ContentsReader) also returns the time-stamps that
+// are entries of their own as time-stamp entries (ades.TimestampEntry,
+// docs/decisions/0032), each with the files it covers and the
+// container's findings; ReadContainer returns the container's type,
+// files, findings and those time-stamps.
 //
 // # What it reads
 //
@@ -65,11 +68,9 @@
 //
 // # Non-goals (for now)
 //
-//   - Reporting the time-stamp entries (a time-stamp-only ASiC-S,
-//     time-stamps over an ASiCManifest) with an indication of their own:
-//     the domain has no time-stamp entry yet (ReadContainer returns them,
-//     checked). The container type and the covered files are reported
-//     (ades.Signature.Container, the data objects).
+//   - An ASiC-E timestamp*.tst that no ASiCManifest and no
+//     ASiCArchiveManifest names: it covers nothing known, and is
+//     ignored.
 //   - Estonian BDOC time-mark signatures (XAdES_BASELINE_LT_TM), DSS's
 //     zip-comment check, the ASiC-E XAdES META-INF/manifest.xml cross
 //     check against the container.
