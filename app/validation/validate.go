@@ -104,11 +104,10 @@ func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation)
 // doc of its own (a time-stamp-only container, a bare RFC 3161
 // time-stamp with its data: docs/decisions/0032). A failed signature is
 // a result, not an error: the error is for a document that cannot be
-// validated, wrapping
-// ErrUnreadable (errors.Is) when it is no format the validator reads or
-// cannot be read, or for a failure of the validator itself (a
-// *PanicError, a context error). The same document, snapshot and time
-// give the same result.
+// validated, wrapping ErrUnreadable (errors.Is) when it is no format the
+// validator reads or cannot be read, or for a failure of the validator
+// itself (a *PanicError, a context error). The same document, snapshot
+// and time give the same result.
 //
 // A panic in validating doc, on any of the goroutines the validation
 // runs on, is logged with its stack and returned as a *PanicError.

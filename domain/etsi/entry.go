@@ -39,12 +39,11 @@ type TimestampEntryResult struct {
 
 // Checks of a time-stamp entry's own, before those of its time-stamp.
 const (
-	entryPolicy  = "Is the validation policy usable?"
-	entryFormat  = "Is the time-stamp's format sound?"
-	entryOther   = "Is the time-stamp free of other format findings?"
-	entryFound   = "Is the time-stamped data found?"
-	entryIntact  = "Is the digest of the time-stamped data object intact?"
-	entryProblem = "format failure: %s: %s"
+	entryPolicy = "Is the validation policy usable?"
+	entryFormat = "Is the time-stamp's format sound?"
+	entryOther  = "Is the time-stamp free of other format findings?"
+	entryFound  = "Is the time-stamped data found?"
+	entryIntact = "Is the digest of the time-stamped data object intact?"
 )
 
 // ValidateTimestamp validates the time-stamp entry e at p.ValidationTime
@@ -90,7 +89,7 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 	// of its findings make the format invalid.
 	for _, pr := range e.Problems {
 		if pr.FormatFailure {
-			return conclude(entryFormat, verdict.Failed, verdict.SubFormatFailure, string(verdict.SubFormatFailure), entryProblem, pr.Code, pr.Message)
+			return conclude(entryFormat, verdict.Failed, verdict.SubFormatFailure, string(verdict.SubFormatFailure), "format failure: %s: %s", pr.Code, pr.Message)
 		}
 	}
 	st.Checks = append(st.Checks, Check{Name: entryFormat, Status: OK, Message: "no finding of the reader makes the format invalid"})
