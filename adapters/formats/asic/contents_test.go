@@ -1,7 +1,10 @@
 package asic_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -89,4 +92,42 @@ func TestReadContentsTimestamps(t *testing.T) {
 			is.Equal(len(sigs), 0) // Read reports signatures only
 		})
 	}
+}
+
+// An ASiC-E time-stamp that no manifest names is an entry of its own that
+// covers nothing known: a format failure, not dropped.
+func TestReadContentsUnnamedTimestamp(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p, err := testPKI()
+	is.NoErr(err)
+	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	data, err := fasic.Build(fasic.DefaultFiles(), fasic.Options{PKI: p, Container: fasic.ASiCE, Inner: fasic.TimestampOnly, SigningTime: at})
+	is.NoErr(err)
+	// The container without its ASiCManifest: rebuilt entry by entry.
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	is.NoErr(err)
+	var entries []entry
+	for _, f := range zr.File {
+		if f.Name == fasic.ASiCManifestXML {
+			continue
+		}
+		rc, err := f.Open()
+		is.NoErr(err)
+		b, err := io.ReadAll(rc)
+		is.NoErr(err)
+		entries = append(entries, entry{name: f.Name, data: b})
+	}
+	c, err := asic.NewReader(cades.NewReader(), xades.NewReader()).ReadContents(context.Background(), ports.Document{Name: "t.asice", Data: build(t, entries...)})
+	is.NoErr(err)
+	is.Equal(len(c.Timestamps), 1)
+	e := c.Timestamps[0]
+	is.Equal(e.Name, fasic.TimestampTSTE)
+	is.Equal(len(e.DataObjects), 0)
+	is.True(!e.Timestamp.Imprint.Done)
+	failure := false
+	for _, pr := range e.Problems {
+		failure = failure || pr.Code == asic.CodeManifestMissing && pr.FormatFailure
+	}
+	is.True(failure)
 }

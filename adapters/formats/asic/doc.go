@@ -23,7 +23,9 @@
 //     are XAdES, given the container files as detached parts by name.
 //     timestamp*.tst named by an ASiCManifest are time-stamps of their own
 //     (Container.Timestamps); those named by an ASiCArchiveManifest*.xml
-//     are archive time-stamps of the signatures the manifest lists.
+//     are archive time-stamps of the signatures the manifest lists; one
+//     that no manifest names is a time-stamp of its own that covers
+//     nothing known, a format failure (ASIC_MANIFEST_MISSING).
 //   - OpenDocument (mimetype application/vnd.oasis.opendocument.*, with
 //     META-INF/documentsignatures.xml): an ASiC-E with XAdES whose data
 //     files are all the files but the signatures.
@@ -68,9 +70,6 @@
 //
 // # Non-goals (for now)
 //
-//   - An ASiC-E timestamp*.tst that no ASiCManifest and no
-//     ASiCArchiveManifest names: it covers nothing known, and is
-//     ignored.
 //   - Estonian BDOC time-mark signatures (XAdES_BASELINE_LT_TM), DSS's
 //     zip-comment check, the ASiC-E XAdES META-INF/manifest.xml cross
 //     check against the container.

@@ -279,9 +279,10 @@ func (rd *reading) signatures(ctx context.Context) error {
 	if n := len(rd.cadesSigs) + len(rd.xadesSigs) + len(rd.tokens) + len(rd.archives); n > MaxSignatureFiles {
 		return fmt.Errorf("%w: asic: %d signature and time-stamp files: more than %d", ports.ErrUnreadable, n, MaxSignatureFiles)
 	}
-	var byRef map[string][]*manifest
+	var byRef, archived map[string][]*manifest
 	if rd.c.Type == ASiCE {
 		byRef = rd.readManifests(rd.manifests)
+		archived = rd.readManifests(rd.archives)
 	}
 	for _, f := range rd.cadesSigs {
 		if err := rd.cadesFile(ctx, f, byRef); err != nil {
@@ -297,14 +298,17 @@ func (rd *reading) signatures(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if rd.c.Type == ASiCS {
+		switch {
+		case rd.c.Type == ASiCS:
 			rd.sTimestamp(f)
-		} else if len(byRef[f.name]) > 0 {
+		case len(byRef[f.name]) > 0:
 			rd.eTimestamp(f, byRef[f.name])
+		case len(archived[f.name]) == 0:
+			rd.unnamedTimestamp(f)
 		}
 	}
 	if rd.c.Type == ASiCE {
-		rd.archiveTimestamps()
+		rd.archiveTimestamps(archived)
 	}
 	return nil
 }
@@ -537,11 +541,31 @@ func (rd *reading) eTimestamp(f *file, ms []*manifest) {
 	rd.c.Timestamps = append(rd.c.Timestamps, ts)
 }
 
-// archiveTimestamps reads the ASiCArchiveManifests and their time-stamps
-// (EN 319 162-1, 4.4.3.2 and A.5): each is an archive time-stamp of the
-// signatures whose files the manifest names.
-func (rd *reading) archiveTimestamps() {
-	byRef := rd.readManifests(rd.archives)
+// errNoManifest is the imprint comparison of an ASiC-E time-stamp that no
+// manifest names: there is nothing to compare with.
+var errNoManifest = errors.New("asic: no ASiCManifest names the time-stamp")
+
+// unnamedTimestamp reads an ASiC-E time-stamp that no ASiCManifest and no
+// ASiCArchiveManifest names: what it covers cannot be known, a format
+// failure of the time-stamp (DSS: ManifestFilePresent, FAIL).
+func (rd *reading) unnamedTimestamp(f *file) {
+	tok := rd.token(f)
+	if tok == nil {
+		return
+	}
+	ts := Timestamp{Name: f.name}
+	ts.Timestamp = cades.TimestampEvidence(ades.ContentTimestamp, tok, errNoManifest, rd.doc.Certificates)
+	ts.Document = true
+	ts.Problems = []ades.Problem{{Code: CodeManifestMissing, FormatFailure: true,
+		Message: fmt.Sprintf("no readable ASiCManifest names the time-stamp %s", f.name)}}
+	rd.c.Timestamps = append(rd.c.Timestamps, ts)
+}
+
+// archiveTimestamps reads the time-stamps of the ASiCArchiveManifests,
+// byRef by the time-stamp their SigReference names (EN 319 162-1,
+// 4.4.3.2 and A.5): each is an archive time-stamp of the signatures whose
+// files the manifest names.
+func (rd *reading) archiveTimestamps(byRef map[string][]*manifest) {
 	for _, f := range rd.tokens {
 		for _, m := range byRef[f.name] {
 			tok := rd.token(f)
