@@ -2,7 +2,8 @@
 // consume, each where it is consumed and named for the capability.
 // Adapters implement them.
 //
-//   - Validation: [DocumentReader], [RevocationSource],
+//   - Validation: [DocumentReader] (and [ContentsReader], for documents
+//     that hold time-stamps of their own), [RevocationSource],
 //     [CertificateSource].
 //   - Trusted lists: [TrustListSource], [TrustListCache].
 //   - Control data (the control database): [TenantDirectory] (tenants and

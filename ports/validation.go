@@ -49,6 +49,16 @@ type DocumentReader interface {
 	Read(ctx context.Context, doc Document) ([]ades.Signature, error)
 }
 
+// A ContentsReader is a DocumentReader of documents that may hold
+// time-stamps of their own besides signatures (a time-stamp-only
+// container, a bare time-stamp token): ReadContents returns both, with
+// the errors of Read, and its Signatures are those Read returns. The
+// validator uses it when a reader implements it (docs/decisions/0032).
+type ContentsReader interface {
+	DocumentReader
+	ReadContents(ctx context.Context, doc Document) (ades.Contents, error)
+}
+
 // EmbeddedRevocation is the revocation data a document carries, raw,
 // and the responders the validator trusts besides the issuers.
 type EmbeddedRevocation struct {

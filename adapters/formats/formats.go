@@ -15,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/asic"
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
+	"github.com/svc-dss/dss/adapters/formats/timestamp"
 	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/ports"
@@ -31,13 +32,16 @@ func Default() *Registry {
 		// A container's signatures are CAdES and XAdES ones: read by
 		// their readers.
 		Format{Name: "ASiC", Detect: asic.Detect, Reader: asic.NewReader(cades.NewReader(), xades.NewReader())},
+		// A bare RFC 3161 time-stamp token or response, over detached
+		// data: a time-stamp entry, no signature.
+		Format{Name: "TST", Detect: timestamp.Detect, Reader: timestamp.NewReader()},
 	)
 }
 
 // A Format is one signature format the service reads.
 type Format struct {
 	// Name names the format to people: the error for an upload of no
-	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC".
+	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC, TST".
 	Name string
 	// Detect reports whether data is of the format, from its first bytes
 	// (a magic number, a header), without reading it: data it claims
@@ -109,7 +113,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC".
+// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC, TST".
 func (r *Registry) List() string { return strings.Join(r.Names(), ", ") }
 
 // Detect returns the first format that claims data; false when none
@@ -125,7 +129,9 @@ func (r *Registry) Detect(data []byte) (Format, bool) {
 
 // Readers returns the formats' readers in the order they are tried, each
 // behind its format's Detect: a document it does not claim gives an
-// error wrapping ports.ErrNotThisFormat without being read.
+// error wrapping ports.ErrNotThisFormat without being read. Each is a
+// ports.ContentsReader: one whose reader is not reads its signatures
+// alone.
 func (r *Registry) Readers() []ports.DocumentReader {
 	readers := make([]ports.DocumentReader, len(r.formats))
 	for i, f := range r.formats {
@@ -142,4 +148,15 @@ func (d detecting) Read(ctx context.Context, doc ports.Document) ([]ades.Signatu
 		return nil, fmt.Errorf("%w: not %s", ports.ErrNotThisFormat, d.Name)
 	}
 	return d.Reader.Read(ctx, doc)
+}
+
+func (d detecting) ReadContents(ctx context.Context, doc ports.Document) (ades.Contents, error) {
+	if !d.Detect(doc.Data) {
+		return ades.Contents{}, fmt.Errorf("%w: not %s", ports.ErrNotThisFormat, d.Name)
+	}
+	if r, ok := d.Reader.(ports.ContentsReader); ok {
+		return r.ReadContents(ctx, doc)
+	}
+	sigs, err := d.Reader.Read(ctx, doc)
+	return ades.Contents{Signatures: sigs}, err
 }

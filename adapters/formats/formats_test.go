@@ -45,6 +45,8 @@ func TestDefault(t *testing.T) {
 	}{
 		{"DER SignedData", "\x30\x82\x01\x00\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02", "CAdES"},
 		{"BER SignedData", "\x30\x80\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02", "CAdES"},
+		{"BER time-stamp token (SignedData of a TSTInfo)", "\x30\x80\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02\xa0\x80\x30\x80\x02\x01\x03\x31\x00\x30\x80\x06\x0b\x2a\x86\x48\x86\xf7\x0d\x01\x09\x10\x01\x04", "TST"},
+		{"time-stamp response (a status, then the token)", "\x30\x2a\x30\x03\x02\x01\x00\x30\x80\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02\xa0\x80\x30\x80\x02\x01\x03\x31\x00\x30\x80\x06\x0b\x2a\x86\x48\x86\xf7\x0d\x01\x09\x10\x01\x04", "TST"},
 		{"PEM PKCS #7, even one that does not decode", "\n-----BEGIN PKCS7-----\nnot base64\n", "CAdES"},
 		{"PDF", "%PDF-1.7\n", "PAdES"},
 		{"XML signature", `<?xml version="1.0"?><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"/>`, "XAdES"},
@@ -64,9 +66,9 @@ func TestDefault(t *testing.T) {
 		})
 	}
 	is := is.New(t)
-	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES", "ASiC"})
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC")
-	is.Equal(len(reg.Readers()), 4)
+	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES", "ASiC", "TST"})
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, TST")
+	is.Equal(len(reg.Readers()), 5)
 }
 
 // TestOnly: a subset keeps the registry's order whatever the order and
@@ -81,7 +83,7 @@ func TestOnly(t *testing.T) {
 		{[]string{"PAdES"}, "PAdES"},
 		{[]string{"fake", "cades"}, "CAdES, FAKE"},
 		{[]string{"PAdES", "PAdES"}, "PAdES"},
-		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, ASiC, FAKE)`},
+		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, ASiC, TST, FAKE)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {
@@ -103,9 +105,9 @@ func TestReaders(t *testing.T) {
 	is := is.New(t)
 	r := &fakeReader{}
 	reg := formats.Default().With(fake(r))
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, FAKE")
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, TST, FAKE")
 	readers := reg.Readers()
-	is.Equal(len(readers), 5)
+	is.Equal(len(readers), 6)
 	fakes := readers[len(readers)-1]
 
 	_, err := fakes.Read(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})
@@ -122,6 +124,16 @@ func TestReaders(t *testing.T) {
 	f, ok := reg.Detect([]byte("FAKE"))
 	is.True(ok)
 	is.Equal(f.Name, "FAKE")
+
+	// Every reader reads contents: a reader that is no
+	// ports.ContentsReader gives its signatures and no time-stamp entry.
+	c, err := fakes.(ports.ContentsReader).ReadContents(context.Background(), ports.Document{Data: []byte("FAKE signature")})
+	is.NoErr(err)
+	is.Equal(len(c.Signatures), 1)
+	is.Equal(len(c.Timestamps), 0)
+	_, err = fakes.(ports.ContentsReader).ReadContents(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})
+	is.True(errors.Is(err, ports.ErrNotThisFormat))
+	is.Equal(r.reads, 2)
 }
 
 func TestNewRefusesWiringMistakes(t *testing.T) {

@@ -20,7 +20,8 @@ const corpusVerdictsGolden = "testdata/corpus-verdicts.golden"
 // TestCorpusVerdicts pins what the validator concludes today on every
 // corpus case the conformance tests validate (conformanceCases, set up
 // as they are: validateCase): per signature its indication,
-// sub-indication and signatureFormat. Any change fails the test with
+// sub-indication and signatureFormat, per time-stamp entry its
+// indication, sub-indication and name. Any change fails the test with
 // the lines that differ, whether it is a regression or an improvement;
 // when it is meant, rewrite the file with
 //
@@ -37,6 +38,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	fmt.Fprintf(&b, "# Our verdicts on the real-world corpus cases (formats %s), by case ID, as the\n", strings.Join(conformanceFormats, ", "))
 	b.WriteString("# conformance tests validate them. Written by go test ./app/validation -run TestCorpusVerdicts -update.\n")
 	b.WriteString("# case\tsignature\tindication\tsub-indication\tsignatureFormat\n")
+	b.WriteString("# case\ttime-stamp entry (T1, T2...)\tindication\tsub-indication\tname\n")
 	for _, c := range cases {
 		r, err := validateCase(t, v, c)
 		switch {
@@ -53,6 +55,13 @@ func TestCorpusVerdicts(t *testing.T) {
 		}
 		for i, s := range r.Summary.Signatures {
 			fmt.Fprintf(&b, "%s\t%d\t%s\t%s\t%s\n", c.ID, i+1, s.Indication, sub(s), s.SignatureFormat)
+		}
+		for i, e := range r.Summary.Timestamps {
+			esub := "-"
+			if e.SubIndication != nil {
+				esub = string(*e.SubIndication)
+			}
+			fmt.Fprintf(&b, "%s\tT%d\t%s\t%s\t%s\n", c.ID, i+1, e.Indication, esub, e.Name)
 		}
 	}
 	got := b.String()

@@ -63,6 +63,9 @@ func TestREADMEProgram(t *testing.T) {
 		{"PAdES", "pades-valid-B.pdf", "PAdES"},
 		{"XAdES", "xades-valid-B-enveloped.xml", "XAdES"},
 		{"ASiC", "asic-s-cades-valid-LT.asics", "CAdES"},
+		// A bare time-stamp without its data: a time-stamp entry, no
+		// signature.
+		{"TST", "timestamp-no-data.tsr", ""},
 	}
 	// A format registered without a sample here would go untried.
 	var covered []string
@@ -97,6 +100,11 @@ func TestREADMEProgram(t *testing.T) {
 				// A signature's indication, never empty nor a building block's.
 				is.True(slices.Contains([]verdict.Indication{verdict.TotalPassed, verdict.TotalFailed, verdict.Indeterminate}, sig.Indication))
 				is.True(strings.HasPrefix(sig.SignatureFormat, s.signatureFormat+"_"))
+			}
+			is.Equal(len(got.Timestamps), len(want.Expected.Timestamps))
+			for _, e := range got.Timestamps {
+				// A time-stamp's indication (5.4), never a process's.
+				is.True(slices.Contains([]verdict.Indication{verdict.Passed, verdict.Failed, verdict.Indeterminate}, e.Indication))
 			}
 			// No list and no anchor is trusted, as the README says.
 			is.True(!got.Valid)

@@ -95,16 +95,19 @@ type Result struct {
 func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Validation) }
 
 // ETSIReport writes the ETSI TS 119 102-2 validation report. A document
-// without signatures has none: the error says so.
+// without signatures has none, even one holding time-stamp entries
+// (docs/decisions/0032): the error says so.
 func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
 // Validate validates every signature of doc against one trust snapshot
-// (validation-service.md §1). A failed signature is a result, not an
-// error: the error is for a document that cannot be validated, wrapping
-// ErrUnreadable (errors.Is) when it is no format the validator reads or
-// cannot be read, or for a failure of the validator itself (a
-// *PanicError, a context error). The same document, snapshot and time
-// give the same result.
+// (validation-service.md §1), and every time-stamp that is an entry of
+// doc of its own (a time-stamp-only container, a bare RFC 3161
+// time-stamp with its data: docs/decisions/0032). A failed signature is
+// a result, not an error: the error is for a document that cannot be
+// validated, wrapping ErrUnreadable (errors.Is) when it is no format the
+// validator reads or cannot be read, or for a failure of the validator
+// itself (a *PanicError, a context error). The same document, snapshot
+// and time give the same result.
 //
 // A panic in validating doc, on any of the goroutines the validation
 // runs on, is logged with its stack and returned as a *PanicError.
@@ -137,10 +140,11 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 		anchors = anchors.With(extra...)
 	}
 	in.Certificates = slices.Concat(anchors.Certificates(), v.certificates)
-	sigs, err := v.read(ctx, in)
+	contents, err := v.read(ctx, in)
 	if err != nil {
 		return nil, err
 	}
+	sigs, entries := contents.Signatures, contents.Timestamps
 	// Signatures are independent: they are validated side by side, on as
 	// many cores as there are, and reported in document order.
 	reports := make([]verdict.SignatureReport, len(sigs))
@@ -165,35 +169,64 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 			details[i] = report.Signature{Evidence: sig, Result: res}
 		})
 	}
+	// Time-stamp entries likewise, each with its own plan of TSA paths
+	// and revocation facts, gathered as for a signature's time-stamps
+	// (docs/decisions/0032).
+	entryReports := make([]verdict.TimestampEntryReport, len(entries))
+	entryDetails := make([]report.TimestampEntry, len(entries))
+	entryErrs := make([]error, len(entries))
+	for i, e := range entries {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			defer v.recoverValidation(ctx, in, &entryErrs[i])
+			in, err := v.inputs(ctx, e.Evidence(), anchors, checks, at)
+			if err != nil {
+				entryErrs[i] = err
+				return
+			}
+			res := etsi.ValidateTimestamp(e, in, policy)
+			entryReports[i] = qualification.OfTimestamp(e, res, anchors)
+			entryDetails[i] = report.TimestampEntry{Evidence: e, Result: res}
+		})
+	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(append(errs, entryErrs...)...); err != nil {
 		return nil, err
 	}
 	warnUnsignedParts(reports, in.Detached, sigs)
-	sum := verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds))
-	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details}}, nil
+	sum := verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds)).WithTimestamps(entryReports)
+	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
 }
 
-// read finds the reader of doc's format.
-func (v *Validator) read(ctx context.Context, doc ports.Document) ([]ades.Signature, error) {
+// read finds the reader of doc's format and reads what doc holds: its
+// signatures, and its time-stamp entries when the reader is a
+// ports.ContentsReader.
+func (v *Validator) read(ctx context.Context, doc ports.Document) (ades.Contents, error) {
 	if len(doc.Data) == 0 {
-		return nil, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
+		return ades.Contents{}, fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable)
 	}
 	for _, r := range v.readers {
-		sigs, err := r.Read(ctx, doc)
+		var c ades.Contents
+		var err error
+		if cr, ok := r.(ports.ContentsReader); ok {
+			c, err = cr.ReadContents(ctx, doc)
+		} else {
+			c.Signatures, err = r.Read(ctx, doc)
+		}
 		switch {
 		case err == nil:
-			return sigs, nil
+			return c, nil
 		case errors.Is(err, ports.ErrNotThisFormat):
 			continue
 		case errors.Is(err, ports.ErrUnreadable):
 			v.logParserPanic(ctx, doc, err)
-			return nil, &UnreadableError{Err: err, Formats: v.formats.Names()}
+			return ades.Contents{}, &UnreadableError{Err: err, Formats: v.formats.Names()}
 		default:
-			return nil, fmt.Errorf("app: reading %s: %w", doc.Name, err)
+			return ades.Contents{}, fmt.Errorf("app: reading %s: %w", doc.Name, err)
 		}
 	}
-	return nil, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.formats.List())
+	return ades.Contents{}, fmt.Errorf("%w: not a signature format this service reads (%s)", ports.ErrUnreadable, v.formats.List())
 }
 
 // inputs gathers what the process needs beyond the evidence: the plan of

@@ -105,6 +105,8 @@ const (
 )
 
 // timestamp reports whether time-stamp i is valid at the control time,
+// for a signature's time-stamps (timestamps) and a time-stamp entry
+// (ValidateTimestamp) alike,
 // or returns the warning saying why not; it records its checks and its
 // conclusion in st and returns the facts of the path that made it valid.
 //
@@ -119,6 +121,9 @@ const (
 // time has none.
 func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *Stage) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
 	name := fmt.Sprintf("%s %d (%s)", typeName(ts.Type), i+1, stamp(ts.GenTime))
+	if v.entry != "" {
+		name = fmt.Sprintf("time-stamp %s (%s)", v.entry, stamp(ts.GenTime))
+	}
 	add := func(check string, s Status, code, format string, args ...any) {
 		st.Checks = append(st.Checks, Check{Name: check, Status: s, Code: code, Message: fmt.Sprintf(format, args...)})
 	}

@@ -133,6 +133,9 @@ type validation struct {
 	cat algorithm.Catalogue
 	// plan holds the candidate paths, built once (plan.go).
 	plan *Plan
+	// entry names the time-stamp entry validated (ValidateTimestamp);
+	// "" for a signature.
+	entry string
 }
 
 // begin starts recording building block name: the checks and warnings

@@ -24,7 +24,9 @@ const DetailedNamespace = "urn:svc-dss:validation:detailed-report:1"
 // as the process ran them (FC, ISC, CV, SAV, XCV), each time-stamp's
 // validation, the basic and long-term validation processes, each with
 // the checks run (name, status, message) and its conclusion, then the
-// qualification and the conclusion of the summary.
+// qualification and the conclusion of the summary; per time-stamp entry
+// of the document (docs/decisions/0032), its checks, the TSA's path and
+// qualification and the summary's conclusion.
 //
 // The verdicts (indications, sub-indications, format, qualification,
 // errors and warnings of each signature) are copied from v.Summary; the
@@ -42,6 +44,9 @@ func Detailed(v Validation) ([]byte, error) {
 	}
 	for i, s := range v.Signatures {
 		doc.Signatures = append(doc.Signatures, detailedSignature(s, sum.Signatures[i]))
+	}
+	for i, e := range v.Timestamps {
+		doc.Timestamps = append(doc.Timestamps, detailedEntry(e, sum.Timestamps[i], v.ValidationTime))
 	}
 	return document(doc, "detailed report")
 }
@@ -62,6 +67,21 @@ type (
 		ValidationTime string       `xml:"ValidationTime"`
 		Document       xDocument    `xml:"Document"`
 		Signatures     []xSignature `xml:"Signature"`
+		Timestamps     []xEntry     `xml:"TimestampEntry"`
+	}
+	xEntry struct {
+		ID               string        `xml:"Id,attr"`
+		Name             string        `xml:"Name,attr"`
+		Container        string        `xml:"Container,attr,omitempty"`
+		Title            string        `xml:"Title,attr"`
+		Clause           string        `xml:"Clause,attr"`
+		GenerationTime   string        `xml:"GenerationTime"`
+		ControlTime      string        `xml:"ControlTime"`
+		Qualification    xTSQual       `xml:"Qualification"`
+		TimestampedData  []string      `xml:"TimestampedData"`
+		Constraints      []xConstraint `xml:"Constraint"`
+		Conclusion       xConclusion   `xml:"Conclusion"`
+		CertificateChain *xChain       `xml:"CertificateChain"`
 	}
 	xDocument struct {
 		Name           string `xml:"Name,attr"`
@@ -259,6 +279,24 @@ func detailedSignature(s Signature, sum verdict.SignatureReport) xSignature {
 		}
 	}
 	return out
+}
+
+// detailedEntry is the report of one time-stamp entry: its checks as the
+// process ran them, its verdict and qualification as the summary has them.
+func detailedEntry(e TimestampEntry, sum verdict.TimestampEntryReport, vt time.Time) xEntry {
+	r := e.Result
+	conc := conclusion(r.Validation.Conclusion)
+	conc.Indication, conc.SubIndication = sum.Indication, deref(sum.SubIndication)
+	conc.Errors, conc.Warnings = messages(sum.Errors), messages(sum.Warnings)
+	return xEntry{
+		ID: sum.ID, Name: sum.Name, Container: deref(sum.Container),
+		Title: "Time-stamp validation", Clause: "5.4",
+		GenerationTime: xmlTime(r.GenTime), ControlTime: xmlTime(vt),
+		Qualification:   xTSQual{TrustFramework: sum.TrustFramework, AnchorCountry: deref(sum.AnchorCountry), Value: sum.Qualification},
+		TimestampedData: sum.TimestampedData,
+		Constraints:     constraints(r.Validation.Checks), Conclusion: conc,
+		CertificateChain: chain(r.Path),
+	}
 }
 
 // timestampIDs names each time-stamp of sig: "T-" and the SHA-256 of its

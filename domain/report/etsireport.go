@@ -29,7 +29,8 @@ import (
 // v's details are not those of its summary (ErrInconsistent), for a
 // document without signatures (ErrNoSignature: the schema requires one
 // SignatureValidationReport), and for a verdict value the standard's
-// vocabulary cannot spell.
+// vocabulary cannot spell. A document's time-stamp entries are not in it
+// (docs/decisions/0032): they are in the detailed report.
 func ETSI(v Validation) ([]byte, error) {
 	if err := v.check(); err != nil {
 		return nil, err

@@ -16,8 +16,9 @@ import (
 var ErrInconsistent = errors.New("report: the validation details do not match the summary")
 
 // ErrNoSignature is wrapped by the error of ETSI for a document without
-// signatures: a TS 119 102-2 report holds at least one signature's report
-// (its schema requires a SignatureValidationReport).
+// signatures, one that holds time-stamp entries alone included: a TS 119
+// 102-2 report holds at least one signature's report (its schema
+// requires a SignatureValidationReport; docs/decisions/0032).
 var ErrNoSignature = errors.New("report: the document holds no signature")
 
 // Validation is what the reports of one validated document are written
@@ -31,6 +32,16 @@ type Validation struct {
 	// Signatures are the evidence and the process of each signature, in
 	// the order of Summary.Signatures.
 	Signatures []Signature
+	// Timestamps are the evidence and the process of each time-stamp
+	// entry, in the order of Summary.Timestamps.
+	Timestamps []TimestampEntry
+}
+
+// TimestampEntry is one time-stamp entry as the reader found it and the
+// time-stamp validation of EN 319 102-1 (5.4) ran on it.
+type TimestampEntry struct {
+	Evidence ades.TimestampEntry
+	Result   etsi.TimestampEntryResult
 }
 
 // Signature is one signature as the reader found it and the process of
@@ -45,6 +56,15 @@ type Signature struct {
 func (v Validation) check() error {
 	if len(v.Signatures) != len(v.Summary.Signatures) {
 		return fmt.Errorf("%w: %d signatures summarised, %d detailed", ErrInconsistent, len(v.Summary.Signatures), len(v.Signatures))
+	}
+	if len(v.Timestamps) != len(v.Summary.Timestamps) {
+		return fmt.Errorf("%w: %d time-stamp entries summarised, %d detailed", ErrInconsistent, len(v.Summary.Timestamps), len(v.Timestamps))
+	}
+	for i, e := range v.Timestamps {
+		sum := v.Summary.Timestamps[i]
+		if e.Evidence.ID != sum.ID || e.Result.Indication != sum.Indication {
+			return fmt.Errorf("%w: time-stamp entry %d: %s %s detailed, %s %s summarised", ErrInconsistent, i+1, e.Evidence.ID, e.Result.Indication, sum.ID, sum.Indication)
+		}
 	}
 	if v.ValidationTime.IsZero() {
 		return fmt.Errorf("%w: no validation time", ErrInconsistent)

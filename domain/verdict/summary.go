@@ -17,14 +17,56 @@ const (
 // ValidationSummary is the response of POST /api/validate and of the
 // validate command (validation-service.md §2).
 type ValidationSummary struct {
-	// Valid is true when the document holds at least one signature and
-	// every signature is TOTAL_PASSED (docs/decisions/0017).
-	Valid          bool              `json:"valid"`
-	DocumentName   string            `json:"documentName"`
-	DocumentSHA256 string            `json:"documentSha256"`
+	// Valid is true when the document holds at least one signature or
+	// time-stamp entry, every signature is TOTAL_PASSED and every
+	// time-stamp entry PASSED (docs/decisions/0017 and 0032).
+	Valid          bool   `json:"valid"`
+	DocumentName   string `json:"documentName"`
+	DocumentSHA256 string `json:"documentSha256"`
+	// SignatureCount is the number of signatures; time-stamp entries are
+	// not counted.
 	SignatureCount int               `json:"signatureCount"`
 	Signatures     []SignatureReport `json:"signatures"`
-	TrustData      TrustData         `json:"trustData"`
+	// Timestamps are the time-stamps that are entries of the document of
+	// their own, covering data rather than a signature (a time-stamp-only
+	// ASiC-S, an ASiC-E time-stamp over an ASiCManifest, a bare RFC 3161
+	// token with its data), in document order (not in the specification's
+	// table; omitted when there is none; docs/decisions/0032).
+	Timestamps []TimestampEntryReport `json:"timestamps,omitempty"`
+	TrustData  TrustData              `json:"trustData"`
+}
+
+// TimestampEntryReport is the verdict on one time-stamp entry of a
+// document (docs/validate-api.md): the time-stamp validation building
+// block of EN 319 102-1 (5.4) and the TSA's qualification.
+type TimestampEntryReport struct {
+	// ID identifies the entry within the document, stably.
+	ID string `json:"id"`
+	// Name is the token's name: its container entry, or the uploaded
+	// file's name for a bare token.
+	Name string `json:"name"`
+	// Container is "ASiC-S" or "ASiC-E"; null for a bare token.
+	Container *string `json:"container"`
+	// Indication is PASSED, FAILED or INDETERMINATE (5.4).
+	Indication Indication `json:"indication"`
+	// SubIndication is the ETSI sub-indication; null when PASSED.
+	SubIndication  *SubIndication `json:"subIndication"`
+	GenerationTime time.Time      `json:"generationTime"`
+	// TSA is the subject of the TSA certificate; empty when the token
+	// names none that was found.
+	TSA string `json:"tsa"`
+	// TrustFramework and AnchorCountry are those of the TSA's anchor.
+	TrustFramework string  `json:"trustFramework"`
+	AnchorCountry  *string `json:"anchorCountry"`
+	// Qualification is QTSA, TSA or NA (ETSI TS 119 615), on the TSA's
+	// own list.
+	Qualification string `json:"qualification"`
+	// TimestampedData names the files the time-stamp covers, found and
+	// intact: the container's files by their names in it, or the
+	// detached part by the name it was supplied under.
+	TimestampedData []string  `json:"timestampedData"`
+	Errors          []Message `json:"errors"`
+	Warnings        []Message `json:"warnings"`
 }
 
 // SignatureReport is the verdict on one signature (validation-service.md
@@ -110,7 +152,8 @@ type Message struct {
 // signatureCount and valid from the reports and never fails: a document
 // without signatures is a normal result (signatureCount 0, valid false).
 // Empty message lists are written as [] rather than null, so that clients
-// can iterate without a check.
+// can iterate without a check. A document that holds time-stamp entries
+// adds them with WithTimestamps.
 func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []SignatureReport, td TrustData) ValidationSummary {
 	s := ValidationSummary{
 		DocumentName:   name,
@@ -134,6 +177,37 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 		}
 		s.Signatures[i] = r
 	}
+	return s
+}
+
+// WithTimestamps returns s with the reports of the document's time-stamp
+// entries, in document order, and valid decided over signatures and
+// entries together: true when there is at least one of either and every
+// signature is TOTAL_PASSED and every entry PASSED. signatureCount is
+// unchanged. Empty lists are written as [], as Summarize does.
+func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) ValidationSummary {
+	if len(entries) == 0 {
+		return s
+	}
+	valid := true
+	for _, r := range s.Signatures {
+		valid = valid && r.Indication == TotalPassed
+	}
+	s.Timestamps = make([]TimestampEntryReport, len(entries))
+	for i, e := range entries {
+		if e.Errors == nil {
+			e.Errors = []Message{}
+		}
+		if e.Warnings == nil {
+			e.Warnings = []Message{}
+		}
+		if e.TimestampedData == nil {
+			e.TimestampedData = []string{}
+		}
+		valid = valid && e.Indication == Passed
+		s.Timestamps[i] = e
+	}
+	s.Valid = valid
 	return s
 }
 

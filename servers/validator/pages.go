@@ -70,7 +70,23 @@ type resultPage struct {
 	Tenant     string
 	Summary    verdict.ValidationSummary
 	Signatures []signatureView
+	// Timestamps are the document's time-stamp entries (decision 0032).
+	Timestamps []entryView
 	Trust      trustView
+}
+
+// entryView is one time-stamp entry as the result page shows it: the
+// report, with words beside the codes.
+type entryView struct {
+	N, Of      int
+	R          verdict.TimestampEntryReport
+	Indication string // in words
+	Class      string // passed, indeterminate, failed
+	Time       string
+	Framework  string
+	Country    string // "" when no list anchor was reached
+	// Qualification is the TSA's, in words.
+	Qualification string
 }
 
 type errorPage struct {
@@ -147,6 +163,22 @@ func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultP
 	}
 	for i, r := range sum.Signatures {
 		p.Signatures = append(p.Signatures, newSignatureView(i+1, len(sum.Signatures), r, td))
+	}
+	for i, r := range sum.Timestamps {
+		e := entryView{N: i + 1, Of: len(sum.Timestamps), R: r, Time: when(r.GenerationTime), Framework: frameworkWords(r.TrustFramework),
+			Qualification: tsaQualificationWords(r.Qualification)}
+		switch r.Indication {
+		case verdict.Passed:
+			e.Indication, e.Class = "Passed", "passed"
+		case verdict.Failed:
+			e.Indication, e.Class = "Failed", "failed"
+		default:
+			e.Indication, e.Class = "Indeterminate", "indeterminate"
+		}
+		if r.AnchorCountry != nil {
+			e.Country = *r.AnchorCountry
+		}
+		p.Timestamps = append(p.Timestamps, e)
 	}
 	return p
 }
@@ -266,6 +298,19 @@ func qualificationWords(q string) string {
 		if w, ok := qualifications[rest]; ok {
 			return "Indeterminate, possibly: " + strings.ToLower(w[:1]) + w[1:] + " (" + q + ")"
 		}
+	}
+	return q
+}
+
+// tsaQualificationWords is "words (CODE)" for a TSA's qualification.
+func tsaQualificationWords(q string) string {
+	switch q {
+	case "QTSA":
+		return "Qualified time-stamping service (QTSA)"
+	case "TSA":
+		return "Time-stamping service, not qualified (TSA)"
+	case "NA":
+		return "Not applicable: not a listed time-stamping service (NA)"
 	}
 	return q
 }

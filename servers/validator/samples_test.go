@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +59,12 @@ func expectedOf(sum verdict.ValidationSummary) sampleset.Expected {
 			EIDASQualification: r.EIDASQualification, SwissQualification: r.SwissQualification, HandwrittenEquivalent: r.HandwrittenEquivalent,
 		})
 	}
+	for _, r := range sum.Timestamps {
+		e.Timestamps = append(e.Timestamps, sampleset.ExpectedTimestamp{
+			Name: r.Name, Container: r.Container, Indication: r.Indication, SubIndication: r.SubIndication,
+			TrustFramework: r.TrustFramework, AnchorCountry: r.AnchorCountry, Qualification: r.Qualification,
+		})
+	}
 	return e
 }
 
@@ -78,11 +88,13 @@ func TestSamplesThroughTheAPI(t *testing.T) {
 	for _, sample := range m.Samples {
 		t.Run(sample.File, func(t *testing.T) {
 			is := is.New(t)
-			parts := map[string][]byte{"file": read(t, dir, sample.File)}
+			// Uploaded under their names: a bare time-stamp's entry is
+			// named after its file.
+			parts := []part{{field: "file", name: sample.File, data: read(t, dir, sample.File)}}
 			for _, d := range sample.Detached {
-				parts["detached"] = read(t, dir, d)
+				parts = append(parts, part{field: "detached", name: d, data: read(t, dir, d)})
 			}
-			res, body := post(t, s.URL, parts)
+			res, body := postParts(t, s.URL, parts)
 			is.Equal(res.StatusCode, 200)
 			var sum verdict.ValidationSummary
 			is.NoErr(json.Unmarshal(body, &sum))
@@ -120,7 +132,8 @@ func TestSamplesThroughTheCommand(t *testing.T) {
 // TestSamplesThroughTheUI: the browser UI of development mode shows
 // each sample's verdict as EXPECTED.json lists it: the overall verdict,
 // and each signature's indication, sub-indication, format and trust
-// framework.
+// framework, and each time-stamp entry's indication, sub-indication and
+// qualification.
 func TestSamplesThroughTheUI(t *testing.T) {
 	t.Parallel()
 	addr := freeAddress(t)
@@ -161,8 +174,40 @@ func TestSamplesThroughTheUI(t *testing.T) {
 				}
 				is.Equal(text(r.body, fmt.Sprintf("signature-%d-container", n)), container) // the container, shown
 			}
+			for i, e := range want.Timestamps {
+				n := i + 1
+				is.True(strings.Contains(element(r.body, fmt.Sprintf("timestamp-%d-indication", n)), `data-indication="`+string(e.Indication)+`"`))
+				sub := ""
+				if e.SubIndication != nil {
+					sub = string(*e.SubIndication)
+				}
+				is.Equal(text(r.body, fmt.Sprintf("timestamp-%d-subindication", n)), sub)
+				is.True(strings.HasSuffix(text(r.body, fmt.Sprintf("timestamp-%d-qualification", n)), "("+e.Qualification+")"))
+			}
 		})
 	}
+}
+
+// postParts posts parts to POST /api/validate, each under its file name.
+func postParts(t *testing.T, url string, parts []part) (*http.Response, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for _, p := range parts {
+		fw, err := w.CreateFormFile(p.field, p.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(p.data)
+	}
+	w.Close()
+	res, err := http.Post(url+"/api/validate", w.FormDataContentType(), &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, body
 }
 
 func read(t *testing.T, dir, name string) []byte {

@@ -2,8 +2,11 @@
 // and OpenDocument files signed with XAdES, delegating each signature
 // inside to the CAdES and XAdES readers, and reports, per signature, the
 // container files it covers. Read implements ports.DocumentReader;
-// ReadContainer also returns the container's type, files, findings and
-// the time-stamps that are entries of their own.
+// ReadContents (ports.ContentsReader) also returns the time-stamps that
+// are entries of their own as time-stamp entries (ades.TimestampEntry,
+// docs/decisions/0032), each with the files it covers and the
+// container's findings; ReadContainer returns the container's type,
+// files, findings and those time-stamps.
 //
 // # What it reads
 //
@@ -20,7 +23,9 @@
 //     are XAdES, given the container files as detached parts by name.
 //     timestamp*.tst named by an ASiCManifest are time-stamps of their own
 //     (Container.Timestamps); those named by an ASiCArchiveManifest*.xml
-//     are archive time-stamps of the signatures the manifest lists.
+//     are archive time-stamps of the signatures the manifest lists; one
+//     that no manifest names is a time-stamp of its own that covers
+//     nothing known, a format failure (ASIC_MANIFEST_MISSING).
 //   - Estonian BDOC 2.1 containers (.bdoc, .asice) are ASiC-E with
 //     XAdES: package xades reads their time-mark signatures as
 //     XAdES_BASELINE_LT_TM (docs/decisions/0031-bdoc-time-mark.md).
@@ -68,11 +73,6 @@
 //
 // # Non-goals (for now)
 //
-//   - Reporting the time-stamp entries (a time-stamp-only ASiC-S,
-//     time-stamps over an ASiCManifest) with an indication of their own:
-//     the domain has no time-stamp entry yet (ReadContainer returns them,
-//     checked). The container type and the covered files are reported
-//     (ades.Signature.Container, the data objects).
 //   - DSS's zip-comment check, the ASiC-E XAdES META-INF/manifest.xml
 //     cross check against the container.
 package asic

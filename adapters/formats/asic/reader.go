@@ -89,7 +89,7 @@ type Reader struct {
 	cms, xml ports.DocumentReader
 }
 
-var _ ports.DocumentReader = (*Reader)(nil)
+var _ ports.ContentsReader = (*Reader)(nil)
 
 // NewReader returns a Reader that reads the CMS signatures of a
 // container (META-INF/signature*.p7s) with cms and its XML signatures
@@ -105,6 +105,35 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 		return nil, err
 	}
 	return c.Signatures, nil
+}
+
+// ReadContents returns the signatures of the container doc.Data, as Read,
+// and its time-stamps that are entries of their own (Container.Timestamps)
+// as time-stamp entries: each with the files it covers as data objects
+// and the container's Problems (docs/decisions/0032).
+func (r *Reader) ReadContents(ctx context.Context, doc ports.Document) (ades.Contents, error) {
+	c, err := r.ReadContainer(ctx, doc)
+	if err != nil {
+		return ades.Contents{}, err
+	}
+	out := ades.Contents{Signatures: c.Signatures}
+	ids := map[string]int{}
+	for _, ts := range c.Timestamps {
+		e := ades.TimestampEntry{
+			ID:          ades.TimestampID(ts.Token),
+			Name:        ts.Name,
+			Container:   c.Type.String(),
+			Timestamp:   ts.Timestamp,
+			DataObjects: ts.Covers,
+			Problems:    append(append([]ades.Problem(nil), ts.Problems...), c.Problems...),
+		}
+		ids[e.ID]++
+		if n := ids[e.ID]; n > 1 {
+			e.ID = fmt.Sprintf("%s-%d", e.ID, n)
+		}
+		out.Timestamps = append(out.Timestamps, e)
+	}
+	return out, nil
 }
 
 // ReadContainer reads the container doc.Data: the zip (hardened, see the
@@ -250,9 +279,10 @@ func (rd *reading) signatures(ctx context.Context) error {
 	if n := len(rd.cadesSigs) + len(rd.xadesSigs) + len(rd.tokens) + len(rd.archives); n > MaxSignatureFiles {
 		return fmt.Errorf("%w: asic: %d signature and time-stamp files: more than %d", ports.ErrUnreadable, n, MaxSignatureFiles)
 	}
-	var byRef map[string][]*manifest
+	var byRef, archived map[string][]*manifest
 	if rd.c.Type == ASiCE {
 		byRef = rd.readManifests(rd.manifests)
+		archived = rd.readManifests(rd.archives)
 	}
 	for _, f := range rd.cadesSigs {
 		if err := rd.cadesFile(ctx, f, byRef); err != nil {
@@ -268,14 +298,17 @@ func (rd *reading) signatures(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if rd.c.Type == ASiCS {
+		switch {
+		case rd.c.Type == ASiCS:
 			rd.sTimestamp(f)
-		} else if len(byRef[f.name]) > 0 {
+		case len(byRef[f.name]) > 0:
 			rd.eTimestamp(f, byRef[f.name])
+		case len(archived[f.name]) == 0:
+			rd.unnamedTimestamp(f)
 		}
 	}
 	if rd.c.Type == ASiCE {
-		rd.archiveTimestamps()
+		rd.archiveTimestamps(archived)
 	}
 	return nil
 }
@@ -508,11 +541,31 @@ func (rd *reading) eTimestamp(f *file, ms []*manifest) {
 	rd.c.Timestamps = append(rd.c.Timestamps, ts)
 }
 
-// archiveTimestamps reads the ASiCArchiveManifests and their time-stamps
-// (EN 319 162-1, 4.4.3.2 and A.5): each is an archive time-stamp of the
-// signatures whose files the manifest names.
-func (rd *reading) archiveTimestamps() {
-	byRef := rd.readManifests(rd.archives)
+// errNoManifest is the imprint comparison of an ASiC-E time-stamp that no
+// manifest names: there is nothing to compare with.
+var errNoManifest = errors.New("asic: no ASiCManifest names the time-stamp")
+
+// unnamedTimestamp reads an ASiC-E time-stamp that no ASiCManifest and no
+// ASiCArchiveManifest names: what it covers cannot be known, a format
+// failure of the time-stamp (DSS: ManifestFilePresent, FAIL).
+func (rd *reading) unnamedTimestamp(f *file) {
+	tok := rd.token(f)
+	if tok == nil {
+		return
+	}
+	ts := Timestamp{Name: f.name}
+	ts.Timestamp = cades.TimestampEvidence(ades.ContentTimestamp, tok, errNoManifest, rd.doc.Certificates)
+	ts.Document = true
+	ts.Problems = []ades.Problem{{Code: CodeManifestMissing, FormatFailure: true,
+		Message: fmt.Sprintf("no readable ASiCManifest names the time-stamp %s", f.name)}}
+	rd.c.Timestamps = append(rd.c.Timestamps, ts)
+}
+
+// archiveTimestamps reads the time-stamps of the ASiCArchiveManifests,
+// byRef by the time-stamp their SigReference names (EN 319 162-1,
+// 4.4.3.2 and A.5): each is an archive time-stamp of the signatures whose
+// files the manifest names.
+func (rd *reading) archiveTimestamps(byRef map[string][]*manifest) {
 	for _, f := range rd.tokens {
 		for _, m := range byRef[f.name] {
 			tok := rd.token(f)

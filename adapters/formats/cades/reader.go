@@ -114,11 +114,20 @@ func (rd *reading) signers(ctx context.Context) ([]ades.Signature, error) {
 
 // Detect reports whether data is of the format Read reads: a CMS
 // ContentInfo holding SignedData (DER or BER), or a PEM "PKCS7" or "CMS"
-// block, which Read may still find unreadable. It looks at the first
-// bytes only. Read returns an error wrapping ports.ErrNotThisFormat for
-// exactly the data Detect does not claim.
+// block, which Read may still find unreadable. A SignedData that
+// encapsulates a TSTInfo is a time-stamp token, not a signature: the
+// time-stamp format reads it (adapters/formats/timestamp). It looks at
+// the first bytes only. Read returns an error wrapping
+// ports.ErrNotThisFormat for exactly the data Detect does not claim.
 func Detect(data []byte) bool {
-	return isPEM(data) || isSignedData(data)
+	return isPEM(data) || isSignedData(data) && !isToken(data)
+}
+
+// isToken reports whether data starts like a ContentInfo whose SignedData
+// encapsulates a TSTInfo: an RFC 3161 time-stamp token.
+func isToken(data []byte) bool {
+	ct, ok := cms.EncapsulatedContentType(data)
+	return ok && ct.Equal(cms.OIDTSTInfo)
 }
 
 // isPEM reports whether data starts, after white space, with a PEM
@@ -142,10 +151,13 @@ func detect(data []byte) ([]byte, error) {
 		if !isSignedData(data) {
 			return nil, fmt.Errorf("%w: cades: PEM PKCS #7 holds no SignedData", ports.ErrUnreadable)
 		}
+		if isToken(data) {
+			return nil, fmt.Errorf("%w: cades: PEM PKCS #7 holds a time-stamp token, not a signature", ports.ErrUnreadable)
+		}
 		return data, nil
 	}
-	if !isSignedData(data) {
-		return nil, fmt.Errorf("%w: cades: not a CMS SignedData", ports.ErrNotThisFormat)
+	if !isSignedData(data) || isToken(data) {
+		return nil, fmt.Errorf("%w: cades: not a CMS SignedData of a signature", ports.ErrNotThisFormat)
 	}
 	return data, nil
 }
