@@ -14,6 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/asic"
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/jades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/domain/ades"
@@ -31,13 +32,14 @@ func Default() *Registry {
 		// A container's signatures are CAdES and XAdES ones: read by
 		// their readers.
 		Format{Name: "ASiC", Detect: asic.Detect, Reader: asic.NewReader(cades.NewReader(), xades.NewReader())},
+		Format{Name: "JAdES", Detect: jades.Detect, Reader: jades.NewReader()},
 	)
 }
 
 // A Format is one signature format the service reads.
 type Format struct {
 	// Name names the format to people: the error for an upload of no
-	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC".
+	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC, JAdES".
 	Name string
 	// Detect reports whether data is of the format, from its first bytes
 	// (a magic number, a header), without reading it: data it claims
@@ -109,7 +111,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC".
+// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC, JAdES".
 func (r *Registry) List() string { return strings.Join(r.Names(), ", ") }
 
 // Detect returns the first format that claims data; false when none

@@ -63,6 +63,7 @@ func TestREADMEProgram(t *testing.T) {
 		{"PAdES", "pades-valid-B.pdf", "PAdES"},
 		{"XAdES", "xades-valid-B-enveloped.xml", "XAdES"},
 		{"ASiC", "asic-s-cades-valid-LT.asics", "CAdES"},
+		{"JAdES", "jades-valid-B-flattened.json", "JAdES"},
 	}
 	// A format registered without a sample here would go untried.
 	var covered []string
