@@ -66,6 +66,7 @@ func TestValidateJAdESFixtureGrid(t *testing.T) {
 		rows = append(rows,
 			row{name: fmt.Sprintf("general/%v", l), opts: jades.Options{Level: l, Serialization: jades.General}, want: passed(f)},
 			row{name: fmt.Sprintf("detached/%v", l), opts: jades.Options{Level: l, Packaging: jades.Detached}, want: passed(f)},
+			row{name: fmt.Sprintf("sigD by URI/%v", l), opts: jades.Options{Level: l, Packaging: jades.SigDByURI}, want: passed(f)},
 			row{name: fmt.Sprintf("b64false/%v", l), opts: jades.Options{Level: l, Unencoded: true}, want: passed(f)},
 			row{name: fmt.Sprintf("PS256/%v", l), opts: jades.Options{Level: l, Algorithm: jades.RSAPSS}, want: passed(f)},
 			row{name: fmt.Sprintf("ES256/%v", l), opts: jades.Options{Level: l, Signer: s.pki.SignerECDSA}, want: passed(f)},

@@ -60,7 +60,7 @@ func TestReadFixtures(t *testing.T) {
 			if s == fixture.Compact && l > fixture.B {
 				continue
 			}
-			for _, pk := range []fixture.Packaging{fixture.Attached, fixture.Detached, fixture.SigD} {
+			for _, pk := range []fixture.Packaging{fixture.Attached, fixture.Detached, fixture.SigD, fixture.SigDByURI} {
 				variants = append(variants, variant{fmt.Sprintf("%v/%v/%v", l, s, pk), fixture.Options{Level: l, Serialization: s, Packaging: pk}})
 			}
 		}
@@ -216,6 +216,7 @@ func TestReadDetachedParts(t *testing.T) {
 	t.Parallel()
 	data, _ := signFixture(t, fixture.Options{Packaging: fixture.SigD})
 	plain, _ := signFixture(t, fixture.Options{Packaging: fixture.Detached})
+	byURI, _ := signFixture(t, fixture.Options{Packaging: fixture.SigDByURI})
 	other := []byte(`{"title":"another"}`)
 	tests := []struct {
 		name  string
@@ -238,6 +239,12 @@ func TestReadDetachedParts(t *testing.T) {
 		{"detached payload, the part that verifies", plain, []ports.Detached{{Name: "x.json", Data: other}, {Name: "y.json", Data: content}},
 			ades.DataObject{Name: "y.json", Part: 2, Found: true, Intact: true}, true},
 		{"detached payload, none", plain, nil, ades.DataObject{Name: "payload"}, false},
+		{"sigD by URI, by name", byURI, []ports.Detached{{Name: "x.json", Data: other}, {Name: "document.json", Data: content}},
+			ades.DataObject{Name: "document.json", Part: 2, Found: true, Intact: true}, true},
+		{"sigD by URI, missing", byURI, []ports.Detached{{Name: "x.json", Data: other}, {Name: "y.json", Data: content}},
+			ades.DataObject{Name: "document.json"}, false},
+		{"sigD by URI, wrong content: the value does not verify", byURI, []ports.Detached{{Name: "document.json", Data: other}},
+			ades.DataObject{Name: "document.json", Part: 1, Found: true, Intact: true}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,9 +3,9 @@ package jades
 import (
 	"bytes"
 	"crypto/x509"
-	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/domain/ades"
@@ -205,9 +205,14 @@ func (rd *reading) verify(sig *ades.Signature, a jwsAlgorithm, signer *x509.Cert
 			continue
 		}
 		for i, pl := range p.payloads {
-			input := make([]byte, 0, len(j.protected)+1+len(pl))
-			input = append(append(append(input, j.protected...), '.'), pl...)
-			err := cert.CheckSignature(c.PublicKey, a.alg, input, value)
+			// The signing input is hashed as it is written, the payload
+			// base64url-encoded on the way: a detached file is never
+			// copied.
+			w := a.alg.Hash.New()
+			w.Write([]byte(j.protected))
+			w.Write([]byte{'.'})
+			pl.writeTo(w)
+			err := cert.CheckDigestSignature(c.PublicKey, a.alg, w.Sum(nil), value)
 			var chk ades.Check
 			switch {
 			case err == nil:
@@ -231,7 +236,7 @@ func (rd *reading) verify(sig *ades.Signature, a jwsAlgorithm, signer *x509.Cert
 // candidate, or (a detached payload without sigD, several parts) one per
 // part; reason says why there is none.
 type payloadChoice struct {
-	payloads [][]byte
+	payloads []payload
 	// parts are the data objects of each candidate, when they differ:
 	// pick puts the chosen one in the signature.
 	parts  []ades.DataObject
@@ -246,11 +251,45 @@ func (p *payloadChoice) pick(sig *ades.Signature, i int) {
 	}
 }
 
-func (p *payloadChoice) chosen() []byte {
-	if len(p.payloads) == 0 {
-		return nil
+// chosen returns the JWS Payload of the signing input, nil when there
+// is none.
+func (p *payloadChoice) chosen() func() []byte {
+	return func() []byte {
+		if len(p.payloads) == 0 {
+			return nil
+		}
+		return p.payloads[p.picked].bytes()
 	}
-	return p.payloads[p.picked]
+}
+
+// payload is a JWS Payload as the signing input has it: chunks of octets,
+// each as it is or to be base64url-encoded.
+type payload []chunk
+
+type chunk struct {
+	data   []byte
+	encode bool
+}
+
+// writeTo writes the payload to w, encoding on the way.
+func (pl payload) writeTo(w io.Writer) {
+	for _, c := range pl {
+		if !c.encode {
+			w.Write(c.data)
+			continue
+		}
+		writeEncoded(w, c.data)
+	}
+}
+
+// bytes is the payload as one slice (non-nil).
+func (pl payload) bytes() []byte {
+	var b bytes.Buffer
+	pl.writeTo(&b)
+	if b.Len() == 0 {
+		return []byte{}
+	}
+	return b.Bytes()
 }
 
 // dataObjects fills sig.DataObjects and returns the payloads the signing
@@ -273,7 +312,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 	if h.sigD == nil {
 		if j.attached {
 			sig.DataObjects = []ades.DataObject{{Name: "payload", Found: true, Intact: true, DigestAlgorithm: digestName}}
-			p.payloads = [][]byte{j.payload}
+			p.payloads = []payload{{{data: j.payload}}}
 			return p
 		}
 		if len(rd.doc.Detached) == 0 {
@@ -282,7 +321,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 			return p
 		}
 		for i, d := range rd.doc.Detached {
-			p.payloads = append(p.payloads, encodePayload(d.Data, h.b64))
+			p.payloads = append(p.payloads, payload{{data: d.Data, encode: h.b64}})
 			p.parts = append(p.parts, ades.DataObject{Name: rd.partName(i + 1), Part: i + 1, Found: true, Intact: true, DigestAlgorithm: digestName})
 		}
 		sig.DataObjects = []ades.DataObject{p.parts[0]}
@@ -321,23 +360,23 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 					do.DigestAlgorithm = strOf(h.sigD.get("hashM"))
 				case err == nil:
 					w := hm.New()
-					w.Write(encodePayload(part.Data, h.b64))
+					payload{{data: part.Data, encode: h.b64}}.writeTo(w)
 					do.Intact = bytes.Equal(w.Sum(nil), want)
 				}
 			}
 			sig.DataObjects = append(sig.DataObjects, do)
 		}
 		// The JWS Payload is empty (detached); the digests bind the parts.
-		p.payloads = [][]byte{append([]byte{}, j.payload...)}
+		p.payloads = []payload{{{data: j.payload}}}
 	case mechObjectIDByURI:
-		var concat []byte
+		var concat payload
 		missing := false
 		for _, name := range names {
 			do := ades.DataObject{Name: name, DigestAlgorithm: digestName}
 			part, n, found := rd.part(name, len(names))
 			if found {
 				do.Found, do.Intact, do.Part, do.Name = true, true, n, rd.partName(n)
-				concat = append(concat, encodePayload(part.Data, h.b64)...)
+				concat = append(concat, chunk{data: part.Data, encode: h.b64})
 			} else {
 				missing = true
 			}
@@ -346,7 +385,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 		if missing {
 			p.reason = CodeNoContent
 		} else {
-			p.payloads = [][]byte{concat}
+			p.payloads = []payload{concat}
 		}
 	default:
 		// HttpHeaders, or a mechanism of no TS 119 182-1 version: the
@@ -359,21 +398,12 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 	return p
 }
 
-// encodePayload is data as the signing input carries it: base64url, or
-// as it is under b64 false.
-func encodePayload(data []byte, b64 bool) []byte {
-	if !b64 {
-		return data
-	}
-	out := make([]byte, base64.RawURLEncoding.EncodedLen(len(data)))
-	base64.RawURLEncoding.Encode(out, data)
-	return out
-}
-
 // inputs computes the imprint inputs of the time-stamps of a signature.
 type inputs struct {
-	j       jws
-	payload []byte // the JWS Payload of the signing input; nil when unknown
+	j jws
+	// payload returns the JWS Payload of the signing input, nil when
+	// unknown; computed when a time-stamp needs it.
+	payload func() []byte
 	comps   []component
 	sigD    bool
 }
@@ -389,10 +419,11 @@ func (in *inputs) dataObjects() ([]byte, error) {
 	if in.sigD {
 		return nil, fmt.Errorf("%w: adoTst over the data objects of a sigD", errNotComputed)
 	}
-	if in.payload == nil {
+	pl := in.payload()
+	if pl == nil {
 		return nil, errNoContent
 	}
-	return in.payload, nil
+	return pl, nil
 }
 
 // archive is the input of the arcTst at etsiU index i (5.3.6.3): the JWS
@@ -402,11 +433,12 @@ func (in *inputs) dataObjects() ([]byte, error) {
 // clear JSON must be canonicalised with canonAlg first, which this reader
 // does not do: the imprint is then not computed.
 func (in *inputs) archive(i int, canonAlg string) ([]byte, error) {
-	if in.payload == nil {
+	pl := in.payload()
+	if pl == nil {
 		return nil, errNoContent
 	}
 	var buf bytes.Buffer
-	buf.Write(in.payload)
+	buf.Write(pl)
 	buf.WriteByte('.')
 	buf.WriteString(in.j.protected)
 	buf.WriteByte('.')
