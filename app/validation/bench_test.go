@@ -95,8 +95,8 @@ func BenchmarkValidateCAdES(b *testing.B) {
 
 // BenchmarkValidateJAdES is BenchmarkValidateCAdES for a JAdES signature
 // whose sigD (ObjectIdByURIHash) names the detached payload: the reader
-// hashes the payload's base64url encoding as it encodes it, never
-// holding the encoding whole.
+// hashes the payload's base64url encoding as it encodes it, a chunk at a
+// time, never holding the encoding whole.
 func BenchmarkValidateJAdES(b *testing.B) {
 	srv := pki.Start(b)
 	at := pki.ReferenceTime

@@ -20,17 +20,24 @@ var pairs = func() (t [4096]uint16) {
 
 // encodeB64URL writes the unpadded base64url encoding of src to dst,
 // which must hold base64.RawURLEncoding.EncodedLen(len(src)) + 8 bytes
-// (the fast loop stores 8 bytes for 6), and returns its length. It gives
-// what base64.RawURLEncoding.Encode gives, about half again as fast: a
-// sigD digest is over a detached file's encoding.
+// (the fast loops store 8 bytes for 6), and returns its length. It gives
+// what base64.RawURLEncoding.Encode gives, about three times as fast
+// (12 octets, two loads, four table lookups, two stores a turn): a sigD
+// digest is over a detached file's encoding, and encoding it costs a
+// third of hashing it instead of as much.
 func encodeB64URL(dst, src []byte) int {
 	di := 0
-	for len(src) >= 8 {
+	for len(src) >= 14 && len(dst)-di >= 16 {
 		v := binary.BigEndian.Uint64(src)
-		binary.BigEndian.PutUint16(dst[di:], pairs[v>>52])
-		binary.BigEndian.PutUint16(dst[di+2:], pairs[(v>>40)&0xfff])
-		binary.BigEndian.PutUint16(dst[di+4:], pairs[(v>>28)&0xfff])
-		binary.BigEndian.PutUint16(dst[di+6:], pairs[(v>>16)&0xfff])
+		w := binary.BigEndian.Uint64(src[6:])
+		d := dst[di : di+16]
+		binary.BigEndian.PutUint64(d, quad(v))
+		binary.BigEndian.PutUint64(d[8:], quad(w))
+		di += 16
+		src = src[12:]
+	}
+	for len(src) >= 8 && len(dst)-di >= 8 {
+		binary.BigEndian.PutUint64(dst[di:], quad(binary.BigEndian.Uint64(src)))
 		di += 8
 		src = src[6:]
 	}
@@ -53,39 +60,24 @@ func encodeB64URL(dst, src []byte) int {
 	return di
 }
 
+// quad is the eight characters of the top 48 bits of v.
+func quad(v uint64) uint64 {
+	return uint64(pairs[v>>52])<<48 | uint64(pairs[(v>>40)&0xfff])<<32 | uint64(pairs[(v>>28)&0xfff])<<16 | uint64(pairs[(v>>16)&0xfff])
+}
+
 // encodeChunk is how many octets writeEncoded encodes at a time: a
 // multiple of 3, so that the chunks' encodings concatenate to the
-// whole's, small enough to stay in cache between encoder and hash.
+// whole's, small enough for the chunk to stay in cache between the
+// encoder and w.
 const encodeChunk = 3 << 14
 
-// writeEncoded writes the base64url encoding of data to w. A large input
-// is encoded a few chunks ahead of w on another goroutine: encoding and
-// SHA-256 then run side by side on two cores, and a detached file is
-// hashed in about the time of hashing its encoding alone.
+// writeEncoded writes the base64url encoding of data to w, a chunk at a
+// time: the encoding is never held whole.
 func writeEncoded(w io.Writer, data []byte) {
-	size := base64.RawURLEncoding.EncodedLen(encodeChunk) + 8
-	if len(data) <= 4*encodeChunk {
-		buf := make([]byte, base64.RawURLEncoding.EncodedLen(len(data))+8)
-		w.Write(buf[:encodeB64URL(buf, data)])
-		return
-	}
-	const depth = 4
-	free := make(chan []byte, depth)
-	full := make(chan []byte, depth)
-	for range depth {
-		free <- make([]byte, size)
-	}
-	go func() {
-		defer close(full)
-		for d := data; len(d) > 0; {
-			n := min(len(d), encodeChunk)
-			buf := <-free
-			full <- buf[:encodeB64URL(buf, d[:n])]
-			d = d[n:]
-		}
-	}()
-	for buf := range full {
-		w.Write(buf)
-		free <- buf[:size]
+	buf := make([]byte, base64.RawURLEncoding.EncodedLen(min(len(data), encodeChunk))+8)
+	for len(data) > 0 {
+		n := min(len(data), encodeChunk)
+		w.Write(buf[:encodeB64URL(buf, data[:n])])
+		data = data[n:]
 	}
 }

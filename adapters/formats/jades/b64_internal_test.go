@@ -24,7 +24,7 @@ func TestEncodeB64URL(t *testing.T) {
 	}
 }
 
-// TestWriteEncoded: the pipelined writer gives the whole encoding, in
+// TestWriteEncoded: the chunked writer gives the whole encoding, in
 // order, for inputs around the chunk boundaries.
 func TestWriteEncoded(t *testing.T) {
 	t.Parallel()

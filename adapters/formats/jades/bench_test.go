@@ -21,7 +21,7 @@ func tenMB() []byte {
 
 // BenchmarkReadDetachedLT reads a JAdES-LT whose sigD names a 10 MiB
 // detached file: the reader's work is the SHA-256 of the file's
-// base64url encoding (a third longer), encoded on the way, or of the
+// base64url encoding (a third longer), encoded a chunk at a time, or of the
 // file itself under b64 false. Compare with BenchmarkSHA256; the goal
 // is within twice it.
 func BenchmarkReadDetachedLT(b *testing.B) {
