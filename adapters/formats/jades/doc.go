@@ -1,7 +1,7 @@
 // Package jades reads JAdES signatures (ETSI TS 119 182-1) and plain JWS
 // (RFC 7515, RFC 7797) into ades.Signature: the compact, flattened JSON
 // and general JSON serialisations, attached and detached payloads (sigD
-// ObjectIdByURI and ObjectIdByURIHash), b64 false, the protected header's
+// ObjectIdByURI, ObjectIdByURIHash and HttpHeaders), b64 false, the protected header's
 // signing-certificate references, signing time, commitments and policy,
 // and the unsigned etsiU components (sigTst, xVals, rVals, arcTst,
 // tstVD...) in both their base64url and clear JSON forms.

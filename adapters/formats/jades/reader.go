@@ -207,6 +207,18 @@ func (rd *reading) part(name string, named int) (ports.Detached, int, bool) {
 	return ports.Detached{}, 0, false
 }
 
+// headerPart returns the position, from 1, of the detached part named
+// as the HTTP header field name, in any case (RFC 9110 5.1); 0 when none
+// is.
+func (rd *reading) headerPart(name string) int {
+	for i, p := range rd.doc.Detached {
+		if strings.EqualFold(p.Name, name) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // partName is the name of detached part i (from 1) for the reports.
 func (rd *reading) partName(i int) string {
 	if n := rd.doc.Detached[i-1].Name; n != "" {

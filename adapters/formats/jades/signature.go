@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/domain/ades"
@@ -305,7 +306,11 @@ func (pl payload) bytes() []byte {
 //     base64url encoding (its octets under b64 false), against hashV.
 //   - sigD ObjectIdByURI: each named part; the JWS Payload is their
 //     concatenation, each base64url-encoded (the octets under b64 false).
-//   - sigD HttpHeaders needs the HTTP message: not computed.
+//   - sigD HttpHeaders: the JWS Payload is the signature string of
+//     draft-cavage-http-signatures over the named header fields, each
+//     the detached part of its name (case-insensitively); a field not
+//     given is not found.
+//   - Another mechanism: not computed.
 func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a jwsAlgorithm) *payloadChoice {
 	p := &payloadChoice{}
 	digestName := hashName(a.alg.Hash)
@@ -387,9 +392,36 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 		} else {
 			p.payloads = []payload{concat}
 		}
+	case mechHTTPHeaders:
+		// The JWS Payload is the signature string of
+		// draft-cavage-http-signatures-10 (2.3) over the named header
+		// fields: "name: value" lines joined by "\n", each value the part
+		// named as the field (in any case), trimmed.
+		var str []byte
+		missing := false
+		for i, name := range names {
+			do := ades.DataObject{Name: name, DigestAlgorithm: digestName}
+			n := rd.headerPart(name)
+			if n == 0 {
+				missing = true
+				sig.DataObjects = append(sig.DataObjects, do)
+				continue
+			}
+			do.Found, do.Intact, do.Part, do.Name = true, true, n, rd.partName(n)
+			sig.DataObjects = append(sig.DataObjects, do)
+			if i > 0 {
+				str = append(str, '\n')
+			}
+			str = append(append(append(str, strings.ToLower(name)...), ": "...), bytes.TrimSpace(rd.doc.Detached[n-1].Data)...)
+		}
+		if missing {
+			p.reason = CodeNoContent
+		} else {
+			p.payloads = []payload{{{data: str, encode: h.b64}}}
+		}
 	default:
-		// HttpHeaders, or a mechanism of no TS 119 182-1 version: the
-		// signed data cannot be rebuilt from files.
+		// A mechanism of no TS 119 182-1 version: what was signed cannot
+		// be rebuilt.
 		for _, name := range names {
 			sig.DataObjects = append(sig.DataObjects, ades.DataObject{Name: name, Found: true, Unchecked: CodeUnsupportedMechanism, DigestAlgorithm: mech})
 		}
