@@ -14,6 +14,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/asic"
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/jades"
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/adapters/formats/timestamp"
 	"github.com/svc-dss/dss/adapters/formats/xades"
@@ -32,6 +33,7 @@ func Default() *Registry {
 		// A container's signatures are CAdES and XAdES ones: read by
 		// their readers.
 		Format{Name: "ASiC", Detect: asic.Detect, Reader: asic.NewReader(cades.NewReader(), xades.NewReader())},
+		Format{Name: "JAdES", Detect: jades.Detect, Reader: jades.NewReader()},
 		// A bare RFC 3161 time-stamp token or response, over detached
 		// data: a time-stamp entry, no signature.
 		Format{Name: "TST", Detect: timestamp.Detect, Reader: timestamp.NewReader()},
@@ -41,7 +43,7 @@ func Default() *Registry {
 // A Format is one signature format the service reads.
 type Format struct {
 	// Name names the format to people: the error for an upload of no
-	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC, TST".
+	// format the service reads lists the names, "CAdES, PAdES, XAdES, ASiC, JAdES, TST".
 	Name string
 	// Detect reports whether data is of the format, from its first bytes
 	// (a magic number, a header), without reading it: data it claims
@@ -113,7 +115,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC, TST".
+// List is the formats' names for a sentence: "CAdES, PAdES, XAdES, ASiC, JAdES, TST".
 func (r *Registry) List() string { return strings.Join(r.Names(), ", ") }
 
 // Detect returns the first format that claims data; false when none

@@ -56,6 +56,10 @@ func TestDefault(t *testing.T) {
 		{"a SEQUENCE of something else", "\x30\x03\x02\x01\x01", ""},
 		{"text", "hello, world", ""},
 		{"nothing", "", ""},
+		{"JWS compact", "eyJhbGciOiJSUzI1NiJ9.cGF5bG9hZA.c2ln", "JAdES"},
+		{"JWS JSON", "\n{\"payload\":\"cA\",\"protected\":\"e30\",\"signature\":\"cw\"}", "JAdES"},
+		{"JSON that is no JWS", `{"title": "Hello World!"}`, ""},
+		{"three dotted parts without a JOSE header", "aGVsbG8.d29ybGQ.IQ", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,9 +70,9 @@ func TestDefault(t *testing.T) {
 		})
 	}
 	is := is.New(t)
-	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES", "ASiC", "TST"})
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, TST")
-	is.Equal(len(reg.Readers()), 5)
+	is.Equal(reg.Names(), []string{"CAdES", "PAdES", "XAdES", "ASiC", "JAdES", "TST"})
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, JAdES, TST")
+	is.Equal(len(reg.Readers()), 6)
 }
 
 // TestOnly: a subset keeps the registry's order whatever the order and
@@ -83,7 +87,7 @@ func TestOnly(t *testing.T) {
 		{[]string{"PAdES"}, "PAdES"},
 		{[]string{"fake", "cades"}, "CAdES, FAKE"},
 		{[]string{"PAdES", "PAdES"}, "PAdES"},
-		{[]string{"PAdES", "JAdES"}, `no format "JAdES" is registered (CAdES, PAdES, XAdES, ASiC, TST, FAKE)`},
+		{[]string{"PAdES", "EAdES"}, `no format "EAdES" is registered (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {
@@ -105,9 +109,9 @@ func TestReaders(t *testing.T) {
 	is := is.New(t)
 	r := &fakeReader{}
 	reg := formats.Default().With(fake(r))
-	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, TST, FAKE")
+	is.Equal(reg.List(), "CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE")
 	readers := reg.Readers()
-	is.Equal(len(readers), 6)
+	is.Equal(len(readers), 7)
 	fakes := readers[len(readers)-1]
 
 	_, err := fakes.Read(context.Background(), ports.Document{Data: []byte("%PDF-1.7")})

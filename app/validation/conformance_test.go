@@ -441,7 +441,7 @@ func conformance(t *testing.T, formats ...string) {
 
 // conformanceFormats are the formats of MANIFEST.tsv the conformance
 // tests validate, one Test…Conformance each.
-var conformanceFormats = []string{"CAdES", "PAdES", "XAdES", "ASiC-S/CAdES", "ASiC-S/XAdES", "ASiC-E/CAdES", "ASiC-E/XAdES"}
+var conformanceFormats = []string{"CAdES", "PAdES", "XAdES", "ASiC-S/CAdES", "ASiC-S/XAdES", "ASiC-E/CAdES", "ASiC-E/XAdES", "JAdES"}
 
 // conformanceCases returns the cases of MANIFEST.tsv of the given formats
 // (its format column), in its order; every format of conformanceFormats
@@ -524,6 +524,10 @@ func TestCAdESConformanceDeterministic(t *testing.T) {
 func TestPAdESConformance(t *testing.T) { conformance(t, "PAdES") }
 
 func TestXAdESConformance(t *testing.T) { conformance(t, "XAdES") }
+
+// TestJAdESConformance runs the JSON signatures: compact, flattened and
+// general serialisations, detached by sigD, B to LTA.
+func TestJAdESConformance(t *testing.T) { conformance(t, "JAdES") }
 
 // TestASiCConformance runs the containers: ASiC-S and ASiC-E, with CAdES
 // and with XAdES inside.

@@ -68,12 +68,12 @@ func TestValidatorReadsTheRegisteredFormats(t *testing.T) {
 
 	_, err = validate(v, validation.Document{Name: "a.txt", Data: []byte("hello, world")}, time.Time{})
 	is.True(errors.Is(err, validation.ErrUnreadable))
-	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST, FAKE)")
+	is.Equal(err.Error(), "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE)")
 
 	_, err = validate(v, validation.Document{Name: "b.fake", Data: []byte("FAKE broken")}, time.Time{})
 	u, ok := errors.AsType[*validation.UnreadableError](err)
 	is.True(ok)
-	is.Equal(u.Reason(), "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST, FAKE), but its structure cannot be read")
+	is.Equal(u.Reason(), "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE), but its structure cannot be read")
 	is.Equal(err.Error(), "unreadable document: fake: b.fake is broken")
 
 	// A registry of the fake alone reads no PDF.

@@ -72,7 +72,7 @@ func TestNewNamesTheWrongOption(t *testing.T) {
 			return th
 		}())}, "validation: WithFreshness: want 0 < warn-after < fail-after, a failure threshold of at least 1 and a withdrawal window not negative, got 168h0m0s, 168h0m0s, 3, 720h0m0s"},
 		{"no format named", []validation.Option{validation.WithFormats()}, "validation: WithFormats: no format named"},
-		{"a format not registered", []validation.Option{validation.WithFormats("PAdES", "JAdES")}, `validation: WithFormats: no format "JAdES" is registered (CAdES, PAdES, XAdES, ASiC, TST)`},
+		{"a format not registered", []validation.Option{validation.WithFormats("PAdES", "EAdES")}, `validation: WithFormats: no format "EAdES" is registered (CAdES, PAdES, XAdES, ASiC, JAdES, TST)`},
 		{"nil registry", []validation.Option{validation.WithRegistry(nil)}, "validation: WithRegistry: nil registry"},
 		{"no reader", []validation.Option{validation.WithReaders()}, "validation: WithReaders: want at least one reader, none nil"},
 		{"no list file", []validation.Option{validation.WithTrustedListFiles(nil)}, "validation: WithTrustedListFiles: no file"},

@@ -63,6 +63,7 @@ func TestREADMEProgram(t *testing.T) {
 		{"PAdES", "pades-valid-B.pdf", "PAdES"},
 		{"XAdES", "xades-valid-B-enveloped.xml", "XAdES"},
 		{"ASiC", "asic-s-cades-valid-LT.asics", "CAdES"},
+		{"JAdES", "jades-valid-B-flattened.json", "JAdES"},
 		// A bare time-stamp without its data: a time-stamp entry, no
 		// signature.
 		{"TST", "timestamp-no-data.tsr", ""},

@@ -28,7 +28,7 @@ func TestProblemFor(t *testing.T) {
 		{"unreadable upload", fmt.Errorf("%w: the uploaded file is empty", ports.ErrUnreadable), 400,
 			"urn:svc-dss:problem:unreadable-upload", "unreadable document: the uploaded file is empty"},
 		{"a document its reader cannot read: no name, no bytes of it", &validation.UnreadableError{Err: fmt.Errorf("%w: pades: <b>contract</b>.pdf: signature \"Sig\\u0000\": /SubFilter \"<script>\" is not one this service reads", ports.ErrUnreadable)}, 400,
-			"urn:svc-dss:problem:unreadable-upload", "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST), but its structure cannot be read"},
+			"urn:svc-dss:problem:unreadable-upload", "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST), but its structure cannot be read"},
 		{"infrastructure failure hides its cause", errInfrastructure{fmt.Errorf("app: revocation: %w", errors.New("dial tcp 10.0.0.7:5432: connection refused"))}, 502,
 			"urn:svc-dss:problem:infrastructure-failure", "validation could not run: an infrastructure failure; quote the request id when reporting it"},
 		{"a sign-in that cannot run hides its cause", fmt.Errorf("%w: provider of tenant x: %w", validator.ErrAuthUnavailable, errors.New("dial tcp 10.0.0.7:443: i/o timeout")), 502,

@@ -61,8 +61,8 @@ func TestRegisteredFormat(t *testing.T) {
 		is.Equal(sum.Signatures[0].SignatureFormat, "XAdES_BASELINE_B")
 
 		for data, detail := range map[string]string{
-			"hello, world": "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST, FAKE)",
-			"FAKE broken":  "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST, FAKE), but its structure cannot be read",
+			"hello, world": "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE)",
+			"FAKE broken":  "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE), but its structure cannot be read",
 		} {
 			res, body = post(t, s.URL, map[string][]byte{"file": []byte(data)})
 			is.Equal(res.StatusCode, 400)
@@ -95,6 +95,6 @@ func TestRegisteredFormat(t *testing.T) {
 		code, out, logs = validate("hello, world")
 		is.Equal(code, 1)
 		is.Equal(out, "")
-		is.True(bytes.Contains([]byte(logs), []byte("validate: unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST, FAKE)")))
+		is.True(bytes.Contains([]byte(logs), []byte("validate: unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST, FAKE)")))
 	})
 }

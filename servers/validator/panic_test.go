@@ -109,7 +109,7 @@ func TestValidatePdfcpuPanicIs400(t *testing.T) {
 	var p servertest.Problem
 	is.NoErr(json.Unmarshal(body, &p))
 	is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
-	is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST), but its structure cannot be read")
+	is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST), but its structure cannot be read")
 	is.True(strings.Contains(logs.String(), `"msg":"pdfcpu panicked: the document is unreadable"`)) // with pdfcpu's stack
 	is.True(!strings.Contains(logs.String(), validation.PanicLogMessage))
 }

@@ -169,7 +169,7 @@ func TestMultipartLimits(t *testing.T) {
 		detail string
 	}{
 		{"file at the limit: read, and not a signature", "/validate", map[string]int{"file": 20 * mb}, 400,
-			"unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST)"},
+			"unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST)"},
 		{"file over the limit", "/validate", map[string]int{"file": 20*mb + 1}, 413,
 			"a file exceeds the limit of 20971520 bytes (fw.servlet.multipart.max-file-size)"},
 		{"request over the limit, each file within", "/validate", map[string]int{"file": 15 * mb, "detached": 15 * mb, "extra": 11 * mb}, 413,
@@ -259,7 +259,7 @@ func TestAPIBodyLimit(t *testing.T) {
 	body, ct := multipartBody(t, csrfOf(t, b.get("/validate").body), map[string]int{"file": 5000})
 	r := b.post("/validate", ct, body)
 	is.Equal(r.status, 400)
-	is.Equal(text(r.body, "error-detail"), "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST)")
+	is.Equal(text(r.body, "error-detail"), "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST)")
 }
 
 // multipartOfSize returns a one-file multipart body of exactly size bytes.

@@ -208,7 +208,7 @@ func TestValidateUnreadableTimestamp(t *testing.T) {
 			}
 			is.NoErr(json.Unmarshal(body, &p))
 			is.Equal(p.Type, "urn:svc-dss:problem:unreadable-upload")
-			is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, TST), but its structure cannot be read")
+			is.Equal(p.Detail, "unreadable document: it is in a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST), but its structure cannot be read")
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/jades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
@@ -24,7 +25,8 @@ import (
 // through the API and the validate command, the checks the other tests
 // reach there only with CAdES (TestValidateCAdES, the samples) or only
 // with the corpus (TestPAdESConformance), and the forged certificates
-// of forgery_test.go.
+// of forgery_test.go; for JAdES, a changed payload, an unknown crit and
+// a time-stamp copied from another signature.
 
 // A checkCase is a document and the verdict of its one signature.
 type checkCase struct {
@@ -56,7 +58,31 @@ func checkDocuments(t *testing.T, p *pki.PKI, signer *pki.Identity, signedAt tim
 		t.Fatal(err)
 	}
 	genuineT, foreignT := revokedKeyTimestamped(t, p)
+	jws := func(o jades.Options) []byte {
+		t.Helper()
+		o.PKI = p
+		if o.Signer == nil {
+			o.Signer, o.SigningTime = signer, signedAt
+		}
+		sig, _, err := jades.Sign([]byte(`{"contract":"signed"}`), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	revokedAt := pki.RevocationTime.Add(-30 * 24 * time.Hour)
 	return []checkCase{
+		// A JWS Payload has no digest of its own: the signature value,
+		// over it, does not verify.
+		{"JAdES payload changed", "changed.json", jws(jades.Options{Defect: jades.AlteredPayload}), "JAdES_BASELINE_B", "TOTAL_FAILED/SIG_CRYPTO_FAILURE"},
+		// crit names what the validator does not understand.
+		{"JAdES unknown crit", "crit.json", jws(jades.Options{Defect: jades.UnknownCrit}), "JAdES_BASELINE_B", "TOTAL_FAILED/FORMAT_FAILURE"},
+		// A JAdES-T of p.Revoked, its sigTst before the revocation; then
+		// the same with a sigTst copied from another signature.
+		{"JAdES-T of a revoked key, time-stamped before the revocation", "revoked-t.json",
+			jws(jades.Options{Signer: p.Revoked, SigningTime: revokedAt, Level: jades.T}), "JAdES_BASELINE_T", "TOTAL_PASSED/"},
+		{"JAdES-T of a revoked key, a time-stamp copied from another signature", "revoked-copied-t.json",
+			jws(jades.Options{Signer: p.Revoked, SigningTime: revokedAt, Level: jades.T, Defect: jades.CopiedTimestamp}), "JAdES_BASELINE_T", "INDETERMINATE/REVOKED_NO_POE"},
 		// The message-digest of a PAdES signature is over its byte range
 		// (EN 319 102-1 5.2.7): a byte of the page text changed.
 		{"PAdES signed byte changed", "changed.pdf", tampered, "PAdES_BASELINE_B", "TOTAL_FAILED/HASH_FAILURE"},

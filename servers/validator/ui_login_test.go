@@ -79,7 +79,7 @@ func TestUILogin(t *testing.T) {
 		is.Equal(text(r.body, "account-tenant"), tenantA)
 		is.True(strings.Contains(r.body, `<input type="file" id="file" name="file" required aria-describedby="file-hint">`))
 		// The formats come from the registry.
-		is.True(strings.Contains(r.body, `of a format this service reads (CAdES, PAdES, XAdES, ASiC, TST), up to`))
+		is.True(strings.Contains(r.body, `of a format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST), up to`))
 		is.True(strings.Contains(r.body, `<button type="submit" class="primary" id="validate-button">Validate</button>`))
 		csrfOf(t, r.body)
 

@@ -61,7 +61,7 @@ func TestUIUploadRefusals(t *testing.T) {
 		{"no file part", multi(csrf, part{"detached", "a.bin", small}), true, 400, `unreadable document: the part "file" is missing`},
 		{"empty file", multi(csrf, part{"file", "a.pdf", nil}), true, 400, "unreadable document: the uploaded file is empty"},
 		{"not a signature", multi(csrf, part{"file", "a.txt", []byte("hello, world")}), true, 400,
-			"unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST)"},
+			"unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST)"},
 		{"broken multipart", raw("multipart/form-data; boundary=xyz", "--xyz\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n"+csrf+"\r\n--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nunterminated"), true, 400,
 			"malformed multipart upload: the body ends before its closing boundary"},
 		{"no boundary", raw("multipart/form-data", "x"), true, 400, "malformed multipart upload: no multipart boundary in Content-Type"},

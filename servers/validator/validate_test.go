@@ -116,7 +116,7 @@ func TestValidateRefusesUnreadableUploads(t *testing.T) {
 	}{
 		{"no file part", map[string][]byte{"detached": []byte("x")}, `unreadable document: the part "file" is missing`},
 		{"empty file", map[string][]byte{"file": {}}, "unreadable document: the uploaded file is empty"},
-		{"not a signature", map[string][]byte{"file": []byte("hello, world")}, "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST)"},
+		{"not a signature", map[string][]byte{"file": []byte("hello, world")}, "unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -114,7 +114,7 @@ func TestValidateCommandErrors(t *testing.T) {
 		{"missing file", []string{"validate", filepath.Join(dir, "nope.p7m")}, 1, "validate: open " + filepath.Join(dir, "nope.p7m") + ": no such file or directory"},
 		{"missing detached file", []string{"validate", text, "--detached", filepath.Join(dir, "nope.bin")}, 1, "validate: open " + filepath.Join(dir, "nope.bin") + ": no such file or directory"},
 		{"unreadable anchor", []string{"validate", text, "--trust-anchor", badAnchor}, 1, "validate: --trust-anchor: "},
-		{"not a signature", []string{"validate", text}, 1, "validate: unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, TST)"},
+		{"not a signature", []string{"validate", text}, 1, "validate: unreadable document: not a signature format this service reads (CAdES, PAdES, XAdES, ASiC, JAdES, TST)"},
 		{"empty file", []string{"validate", empty}, 1, "validate: unreadable document: the uploaded file is empty"},
 	}
 	for _, tt := range tests {
