@@ -48,6 +48,19 @@ func ParseDocument(data []byte) (*etree.Document, error) {
 // defaults, for callers that know their documents to be smaller than any
 // XML signature can be, such as a trusted list.
 func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
+	p, err := newParser(data, lim)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}
+
+// newParser returns the parser of data: without a UTF-8 byte order mark,
+// transcoded to UTF-8 from a single-byte encoding it declares.
+func newParser(data []byte, lim Limits) (*parser, error) {
 	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
 		return nil, fmt.Errorf("%w: UTF-16 document", ErrUnsupported)
 	}
@@ -65,12 +78,7 @@ func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
 			data, charset = utf8Data, strings.ToLower(name)
 		}
 	}
-
-	p := parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults(), charset: charset}
-	if err := p.run(); err != nil {
-		return nil, err
-	}
-	return p.doc, nil
+	return &parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults(), charset: charset}, nil
 }
 
 type parser struct {
@@ -78,6 +86,8 @@ type parser struct {
 	doc   *etree.Document
 	scope nsScope
 	root  *etree.Element
+	cur   *etree.Element // the element the next node goes into
+	depth int            // of cur, the root at 1
 
 	// charset is the single-byte encoding data was transcoded from, which
 	// the decoder then reads as UTF-8.
@@ -92,27 +102,93 @@ type parser struct {
 	elements   int
 	attributes int
 	text       int // bytes of text so far, as MaxTextBytes counts them
+
+	// attrs and rawValues are reused from one start tag to the next by
+	// runScanner.
+	attrs     []xml.Attr
+	rawValues [][]byte
 }
 
+// run parses p.data into p.doc. The scanner reads the common documents
+// several times faster than encoding/xml; anything it does not take, and
+// any error at all, parses again from the start with encoding/xml, so that
+// what is accepted and every error stay encoding/xml's.
 func (p *parser) run() error {
+	if p.runScanner() == nil {
+		return nil
+	}
+	p.reset()
+	return p.runDecoder()
+}
+
+// reset forgets what a failed runScanner built. The interned strings stay:
+// they are only strings.
+func (p *parser) reset() {
+	p.doc = etree.NewDocument()
+	p.scope = nsScope{}
+	p.root, p.cur, p.depth = nil, &p.doc.Element, 0
+	p.elements, p.attributes, p.text = 0, 0, 0
+}
+
+// runScanner parses with the scanner. Its error only says that the
+// decoder has to parse again: it is not the error to report.
+func (p *parser) runScanner() error {
+	s := scanner{data: p.data, maxText: p.lim.MaxTextBytes, charsetOK: p.charsetOK}
+	p.cur = &p.doc.Element
+	for {
+		err := s.next()
+		if err == io.EOF {
+			return p.finish()
+		}
+		if err != nil {
+			return err
+		}
+		t := &s.tok
+		switch t.kind {
+		case tokStart:
+			p.attrs, p.rawValues = p.attrs[:0], p.rawValues[:0]
+			for _, a := range t.attrs {
+				p.attrs = append(p.attrs, xml.Attr{Name: p.name(a.name), Value: p.intern(a.value)})
+				p.rawValues = append(p.rawValues, a.raw)
+			}
+			err = p.startTag(xml.StartElement{Name: p.name(t.name), Attr: p.attrs}, p.rawValues)
+		case tokEnd:
+			err = p.endTag(p.name(t.name))
+		case tokText:
+			err = p.charData(t.text)
+		case tokComment:
+			err = p.comment(t.text)
+		case tokProcInst:
+			err = p.procInst(p.intern(t.name), t.text, t.start)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// name splits a name the scanner read (at most one colon) as encoding/xml
+// does: a colon with a non-empty part either side separates the prefix.
+func (p *parser) name(b []byte) xml.Name {
+	if i := bytes.IndexByte(b, ':'); i > 0 && i < len(b)-1 {
+		return xml.Name{Space: p.intern(b[:i]), Local: p.intern(b[i+1:])}
+	}
+	return xml.Name{Local: p.intern(b)}
+}
+
+// runDecoder parses with encoding/xml, held to the limits by tokenReader.
+func (p *parser) runDecoder() error {
 	in := &tokenReader{data: p.data, maxText: p.lim.MaxTextBytes}
 	dec := xml.NewDecoder(in)
 	dec.Strict = true
-	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
-		if p.charset != "" && strings.ToLower(charset) == p.charset {
-			return input, nil
-		}
-		return charsetReader(charset, input)
-	}
-
-	cur := &p.doc.Element
-	depth := 0
+	dec.CharsetReader = p.openCharset
+	p.cur = &p.doc.Element
 	for {
 		start := dec.InputOffset()
 		in.startToken(start)
 		tok, err := dec.RawToken()
 		if err == io.EOF {
-			break
+			return p.finish()
 		}
 		if err != nil {
 			if errors.Is(err, ErrUnsupported) || errors.Is(err, ErrLimitExceeded) {
@@ -122,68 +198,123 @@ func (p *parser) run() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if depth == 0 && p.root != nil {
-				return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
-			}
-			if err := p.count(t); err != nil {
-				return err
-			}
-			if depth++; depth > p.lim.MaxDepth {
-				return &LimitError{What: "depth", Max: p.lim.MaxDepth}
-			}
-			el, err := p.startElement(cur, t, p.data[start:dec.InputOffset()])
-			if err != nil {
-				return err
-			}
-			if depth == 1 {
-				p.root = el
-			}
-			cur = el
+			err = p.startTag(t, rawAttrValues(p.data[start:dec.InputOffset()]))
 		case xml.EndElement:
-			if depth == 0 || cur.Space != t.Name.Space || cur.Tag != t.Name.Local {
-				return fmt.Errorf("%w: unexpected end tag </%s>", ErrMalformedXML, qualified(t.Name.Space, t.Name.Local))
-			}
-			p.scope.pop()
-			depth--
-			cur = cur.Parent()
+			err = p.endTag(t.Name)
 		case xml.CharData:
-			if depth == 0 {
-				if len(bytes.Trim(t, " \t\r\n")) != 0 {
-					return fmt.Errorf("%w: text outside the root element", ErrMalformedXML)
-				}
-				continue // not part of the data model
-			}
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateText(p.intern(t))
+			err = p.charData(t)
 		case xml.Comment:
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateComment(string(t))
+			err = p.comment(t)
 		case xml.ProcInst:
-			if strings.EqualFold(t.Target, "xml") {
-				if start != 0 {
-					return fmt.Errorf("%w: XML declaration not at the start", ErrMalformedXML)
-				}
-				continue
-			}
-			if err := p.addText(len(t.Inst)); err != nil {
-				return err
-			}
-			cur.CreateProcInst(t.Target, string(t.Inst))
+			err = p.procInst(t.Target, t.Inst, int(start))
 		case xml.Directive:
-			if depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
-				return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
-			}
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateDirective(string(t))
+			err = p.directive(t)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	if depth != 0 {
+}
+
+// openCharset is the decoder's CharsetReader.
+func (p *parser) openCharset(charset string, input io.Reader) (io.Reader, error) {
+	if p.charset != "" && strings.ToLower(charset) == p.charset {
+		return input, nil
+	}
+	return charsetReader(charset, input)
+}
+
+// charsetOK reports whether the decoder reads a document declared in
+// charset as the UTF-8 it is.
+func (p *parser) charsetOK(charset string) bool {
+	_, err := p.openCharset(charset, nil)
+	return err == nil
+}
+
+// startTag opens the element of t. rawValues are its attribute values as
+// written, in order.
+func (p *parser) startTag(t xml.StartElement, rawValues [][]byte) error {
+	if p.depth == 0 && p.root != nil {
+		return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
+	}
+	if err := p.count(t); err != nil {
+		return err
+	}
+	if p.depth++; p.depth > p.lim.MaxDepth {
+		return &LimitError{What: "depth", Max: p.lim.MaxDepth}
+	}
+	el, err := p.startElement(p.cur, t, rawValues)
+	if err != nil {
+		return err
+	}
+	if p.depth == 1 {
+		p.root = el
+	}
+	p.cur = el
+	return nil
+}
+
+func (p *parser) endTag(name xml.Name) error {
+	if p.depth == 0 || p.cur.Space != name.Space || p.cur.Tag != name.Local {
+		return fmt.Errorf("%w: unexpected end tag </%s>", ErrMalformedXML, qualified(name.Space, name.Local))
+	}
+	p.scope.pop()
+	p.depth--
+	p.cur = p.cur.Parent()
+	return nil
+}
+
+func (p *parser) charData(t []byte) error {
+	if p.depth == 0 {
+		if len(bytes.Trim(t, " \t\r\n")) != 0 {
+			return fmt.Errorf("%w: text outside the root element", ErrMalformedXML)
+		}
+		return nil // not part of the data model
+	}
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateText(p.intern(t))
+	return nil
+}
+
+func (p *parser) comment(t []byte) error {
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateComment(string(t))
+	return nil
+}
+
+// procInst adds a processing instruction that starts at offset start.
+func (p *parser) procInst(target string, inst []byte, start int) error {
+	if strings.EqualFold(target, "xml") {
+		if start != 0 {
+			return fmt.Errorf("%w: XML declaration not at the start", ErrMalformedXML)
+		}
+		return nil
+	}
+	if err := p.addText(len(inst)); err != nil {
+		return err
+	}
+	p.cur.CreateProcInst(target, string(inst))
+	return nil
+}
+
+func (p *parser) directive(t []byte) error {
+	if p.depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
+		return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
+	}
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateDirective(string(t))
+	return nil
+}
+
+// finish checks the document once all of it is read.
+func (p *parser) finish() error {
+	if p.depth != 0 {
 		return fmt.Errorf("%w: unexpected end of document", ErrMalformedXML)
 	}
 	if p.root == nil {
@@ -260,9 +391,10 @@ func (p *parser) addText(n int) error {
 	return nil
 }
 
-// startElement creates the element for t under parent. raw is the start tag
-// as written, used to apply attribute-value normalisation exactly.
-func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []byte) (*etree.Element, error) {
+// startElement creates the element for t under parent. rawValues are its
+// attribute values as written, used to apply attribute-value normalisation
+// exactly.
+func (p *parser) startElement(parent *etree.Element, t xml.StartElement, rawValues [][]byte) (*etree.Element, error) {
 	// encoding/xml leaves names it cannot split as a QName (":", "a:",
 	// ":b") whole in Local; Namespaces in XML forbids them.
 	if !isQName(t.Name) {
@@ -276,7 +408,6 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []b
 	el := parent.CreateElement(p.internString(t.Name.Local))
 	el.Space = p.internString(t.Name.Space)
 
-	rawValues := rawAttrValues(raw)
 	if len(rawValues) != len(t.Attr) {
 		// Cannot happen for a tag encoding/xml accepted; refuse rather than
 		// guess which value is which.
