@@ -103,9 +103,10 @@ type parser struct {
 	attributes int
 	text       int // bytes of text so far, as MaxTextBytes counts them
 
-	// attrs and rawValues are reused from one start tag to the next by
-	// runScanner.
+	// attrs, keys and rawValues are reused from one start tag to the
+	// next.
 	attrs     []xml.Attr
+	keys      []string
 	rawValues [][]byte
 }
 
@@ -146,14 +147,20 @@ func (p *parser) runScanner() error {
 		t := &s.tok
 		switch t.kind {
 		case tokStart:
-			p.attrs, p.rawValues = p.attrs[:0], p.rawValues[:0]
+			p.attrs, p.keys, p.rawValues = p.attrs[:0], p.keys[:0], p.rawValues[:0]
 			for _, a := range t.attrs {
-				p.attrs = append(p.attrs, xml.Attr{Name: p.name(a.name), Value: p.intern(a.value)})
+				key := p.intern(a.name)
+				p.attrs = append(p.attrs, xml.Attr{Name: splitName(key), Value: p.intern(a.value)})
+				p.keys = append(p.keys, key)
 				p.rawValues = append(p.rawValues, a.raw)
 			}
-			err = p.startTag(xml.StartElement{Name: p.name(t.name), Attr: p.attrs}, p.rawValues)
+			err = p.startTag(xml.StartElement{Name: p.name(t.name), Attr: p.attrs}, p.keys, p.rawValues)
 		case tokEnd:
-			err = p.endTag(p.name(t.name))
+			if p.isCurrent(t.name) {
+				err = p.endTag(xml.Name{Space: p.cur.Space, Local: p.cur.Tag})
+			} else {
+				err = p.endTag(p.name(t.name))
+			}
 		case tokText:
 			err = p.charData(t.text)
 		case tokComment:
@@ -167,13 +174,31 @@ func (p *parser) runScanner() error {
 	}
 }
 
-// name splits a name the scanner read (at most one colon) as encoding/xml
-// does: a colon with a non-empty part either side separates the prefix.
+// name returns a name the scanner read (at most one colon) interned, split
+// as encoding/xml splits it.
 func (p *parser) name(b []byte) xml.Name {
-	if i := bytes.IndexByte(b, ':'); i > 0 && i < len(b)-1 {
-		return xml.Name{Space: p.intern(b[:i]), Local: p.intern(b[i+1:])}
+	return splitName(p.intern(b))
+}
+
+// splitName splits a name of at most one colon as encoding/xml does: a
+// colon with a non-empty part either side separates the prefix, else the
+// whole name is the local part. Both parts share s.
+func splitName(s string) xml.Name {
+	if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 {
+		return xml.Name{Space: s[:i], Local: s[i+1:]}
 	}
-	return xml.Name{Local: p.intern(b)}
+	return xml.Name{Local: s}
+}
+
+// isCurrent reports whether the name b the scanner read is the name of
+// p.cur, so that its end tag needs neither a split nor a look-up.
+func (p *parser) isCurrent(b []byte) bool {
+	space, tag := p.cur.Space, p.cur.Tag
+	if space == "" {
+		return string(b) == tag
+	}
+	return len(b) == len(space)+1+len(tag) && string(b[:len(space)]) == space &&
+		b[len(space)] == ':' && string(b[len(space)+1:]) == tag
 }
 
 // runDecoder parses with encoding/xml, held to the limits by tokenReader.
@@ -198,7 +223,12 @@ func (p *parser) runDecoder() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			err = p.startTag(t, rawAttrValues(p.data[start:dec.InputOffset()]))
+			t.Name = xml.Name{Space: p.internString(t.Name.Space), Local: p.internString(t.Name.Local)}
+			p.keys = p.keys[:0]
+			for _, a := range t.Attr {
+				p.keys = append(p.keys, qualified(a.Name.Space, a.Name.Local))
+			}
+			err = p.startTag(t, p.keys, rawAttrValues(p.data[start:dec.InputOffset()]))
 		case xml.EndElement:
 			err = p.endTag(t.Name)
 		case xml.CharData:
@@ -231,9 +261,9 @@ func (p *parser) charsetOK(charset string) bool {
 	return err == nil
 }
 
-// startTag opens the element of t. rawValues are its attribute values as
-// written, in order.
-func (p *parser) startTag(t xml.StartElement, rawValues [][]byte) error {
+// startTag opens the element of t. keys are its attribute names as written,
+// rawValues its attribute values as written, in order.
+func (p *parser) startTag(t xml.StartElement, keys []string, rawValues [][]byte) error {
 	if p.depth == 0 && p.root != nil {
 		return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
 	}
@@ -243,7 +273,7 @@ func (p *parser) startTag(t xml.StartElement, rawValues [][]byte) error {
 	if p.depth++; p.depth > p.lim.MaxDepth {
 		return &LimitError{What: "depth", Max: p.lim.MaxDepth}
 	}
-	el, err := p.startElement(p.cur, t, rawValues)
+	el, err := p.startElement(p.cur, t, keys, rawValues)
 	if err != nil {
 		return err
 	}
@@ -391,10 +421,10 @@ func (p *parser) addText(n int) error {
 	return nil
 }
 
-// startElement creates the element for t under parent. rawValues are its
-// attribute values as written, used to apply attribute-value normalisation
-// exactly.
-func (p *parser) startElement(parent *etree.Element, t xml.StartElement, rawValues [][]byte) (*etree.Element, error) {
+// startElement creates the element for t under parent. keys are its
+// attribute names as written (qualified), rawValues its attribute values as
+// written, used to apply attribute-value normalisation exactly.
+func (p *parser) startElement(parent *etree.Element, t xml.StartElement, keys []string, rawValues [][]byte) (*etree.Element, error) {
 	// encoding/xml leaves names it cannot split as a QName (":", "a:",
 	// ":b") whole in Local; Namespaces in XML forbids them.
 	if !isQName(t.Name) {
@@ -405,8 +435,8 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, rawValu
 			return nil, fmt.Errorf("%w: attribute name %q is not a QName", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local))
 		}
 	}
-	el := parent.CreateElement(p.internString(t.Name.Local))
-	el.Space = p.internString(t.Name.Space)
+	el := parent.CreateElement(t.Name.Local)
+	el.Space = t.Name.Space
 
 	if len(rawValues) != len(t.Attr) {
 		// Cannot happen for a tag encoding/xml accepted; refuse rather than
@@ -425,7 +455,7 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, rawValu
 		if hasAttr(el, a.Name.Space, a.Name.Local) {
 			return nil, fmt.Errorf("%w: repeated attribute %s on <%s>", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local), qualified(el.Space, el.Tag))
 		}
-		el.CreateAttr(qualified(a.Name.Space, a.Name.Local), v)
+		el.CreateAttr(keys[i], v)
 		if prefix, ok := declaredPrefix(a.Name.Space, a.Name.Local); ok {
 			if err := checkDeclaration(prefix, v); err != nil {
 				return nil, err
