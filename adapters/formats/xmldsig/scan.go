@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -179,8 +180,8 @@ func (s *scanner) comment() bool {
 // the instruction as written up to the first "?>".
 func (s *scanner) procInst() bool {
 	w := s.window(false)
-	target, i, ok := scanName(w, s.pos+2)
-	if !ok {
+	target, i, _ := scanName(w, s.pos+2)
+	if target == nil {
 		return false
 	}
 	i = skipSpace(w, i)
@@ -214,7 +215,7 @@ func (s *scanner) declarationOK(decl string) bool {
 func declParam(decl, name string) string {
 	key := name + "="
 	for {
-		i := indexString(decl, key)
+		i := strings.Index(decl, key)
 		if i < 0 || i+len(key) >= len(decl) {
 			return ""
 		}
@@ -229,15 +230,6 @@ func declParam(decl, name string) string {
 			return ""
 		}
 	}
-}
-
-func indexString(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // endTag reads "</name>", white space allowed before the ">".
@@ -307,30 +299,33 @@ func (s *scanner) startTag() bool {
 // scanQName reads a name that encoding/xml's nsname takes: a name with at
 // most one colon.
 func scanQName(b []byte, i int) (name []byte, next int, ok bool) {
-	name, next, ok = scanName(b, i)
-	if ok && bytes.Count(name, []byte(":")) > 1 {
+	name, next, colons := scanName(b, i)
+	if name == nil || colons > 1 {
 		return nil, 0, false
 	}
-	return name, next, ok
+	return name, next, true
 }
 
-// scanName reads the XML name that starts at b[i]. It takes ASCII names
+// scanName reads the XML name that starts at b[i], and counts its colons;
+// name is nil if there is none the scanner takes. It takes ASCII names
 // only: for those the Name production is the two classes below, while
 // checking a non-ASCII name would need encoding/xml's tables.
-func scanName(b []byte, i int) (name []byte, next int, ok bool) {
+func scanName(b []byte, i int) (name []byte, next, colons int) {
 	if i >= len(b) || nameByte[b[i]] != nameStart {
-		return nil, 0, false
+		return nil, 0, 0
 	}
-	j := i + 1
-	for j < len(b) && nameByte[b[j]] != 0 {
-		j++
+	j := i
+	for ; j < len(b) && nameByte[b[j]] != 0; j++ {
+		if b[j] == ':' {
+			colons++
+		}
 	}
 	// encoding/xml reads every byte >= 0x80 into a name: a non-ASCII name
 	// (or one the decoder rejects) ends here.
 	if j >= len(b) || b[j] >= utf8.RuneSelf {
-		return nil, 0, false
+		return nil, 0, 0
 	}
-	return b[i:j], j, true
+	return b[i:j], j, colons
 }
 
 // nameByte classifies ASCII bytes: nameStart may begin a name, nameRest
