@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -366,11 +367,33 @@ func TestScannerLimits(t *testing.T) {
 }
 
 // scannerSeeds returns the documents the fuzz target starts from: the edge
-// cases, the package's test documents and the small corpus files.
+// cases, the inputs the package's other fuzz targets keep in testdata, and
+// the small XML files of testdata and the corpus.
 func scannerSeeds(tb testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, c := range scannerCases {
 		seeds = append(seeds, []byte(c.doc))
+	}
+	kept, err := filepath.Glob(filepath.Join("testdata", "fuzz", "*", "*"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, path := range kept {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		// A kept input is "go test fuzz v1" and a line per argument;
+		// the byte-slice ones are documents.
+		for _, line := range strings.Split(string(data), "\n") {
+			lit, ok := strings.CutPrefix(line, "[]byte(")
+			if !ok || !strings.HasSuffix(lit, ")") {
+				continue
+			}
+			if doc, err := strconv.Unquote(strings.TrimSuffix(lit, ")")); err == nil {
+				seeds = append(seeds, []byte(doc))
+			}
+		}
 	}
 	for _, path := range corpusXML(tb) {
 		if fi, err := os.Stat(path); err != nil || fi.Size() > 64<<10 {
