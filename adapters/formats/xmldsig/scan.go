@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -117,7 +118,15 @@ func (s *scanner) window(tag bool) []byte {
 	if tag {
 		n = MaxTagBytes
 	}
-	return s.data[:min(len(s.data), s.pos+n)]
+	if n > math.MaxInt-1-s.pos {
+		// tokenReader's bound, offset+n+1, overflows and it refuses
+		// every byte of the token: leave that to it.
+		return s.data[:s.pos]
+	}
+	if n >= len(s.data)-s.pos {
+		return s.data
+	}
+	return s.data[:s.pos+n]
 }
 
 // charData reads text up to the next "<" or the end of the input.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -363,6 +364,10 @@ func TestScannerLimits(t *testing.T) {
 			t.Parallel()
 			checkScanner(t, []byte(tt.doc), lim)
 		})
+	}
+	// A limit so high that tokenReader's bound overflows.
+	for _, n := range []int{math.MaxInt, math.MaxInt - 3, math.MaxInt - 4} {
+		checkScanner(t, []byte(`<a>x<!--c--><?p?><![CDATA[d]]></a>`), Limits{MaxTextBytes: n})
 	}
 }
 
