@@ -12,7 +12,10 @@
 //     same-document reference selects), with the InclusiveNamespaces
 //     PrefixList of the exclusive method. ParseDocument reads documents the
 //     way the XML data model needs (attribute-value normalisation, strict
-//     namespace well-formedness), which etree's own reader does not.
+//     namespace well-formedness), which etree's own reader does not. A
+//     tokenizer of its own reads the common constructs; anything else, and
+//     any error, is read again with encoding/xml, whose acceptance and
+//     errors stay the reference.
 //
 //   - Verification (Verify): exactly one ds:Signature, a child of the root
 //     element; references to "" (the document), "#id", "#xpointer(/)" and

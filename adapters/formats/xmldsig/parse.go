@@ -48,6 +48,19 @@ func ParseDocument(data []byte) (*etree.Document, error) {
 // defaults, for callers that know their documents to be smaller than any
 // XML signature can be, such as a trusted list.
 func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
+	p, err := newParser(data, lim)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}
+
+// newParser returns the parser of data: without a UTF-8 byte order mark,
+// transcoded to UTF-8 from a single-byte encoding it declares.
+func newParser(data []byte, lim Limits) (*parser, error) {
 	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) {
 		return nil, fmt.Errorf("%w: UTF-16 document", ErrUnsupported)
 	}
@@ -65,12 +78,7 @@ func ParseDocumentLimits(data []byte, lim Limits) (*etree.Document, error) {
 			data, charset = utf8Data, strings.ToLower(name)
 		}
 	}
-
-	p := parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults(), charset: charset}
-	if err := p.run(); err != nil {
-		return nil, err
-	}
-	return p.doc, nil
+	return &parser{data: data, doc: etree.NewDocument(), lim: lim.orDefaults(), charset: charset}, nil
 }
 
 type parser struct {
@@ -78,6 +86,8 @@ type parser struct {
 	doc   *etree.Document
 	scope nsScope
 	root  *etree.Element
+	cur   *etree.Element // the element the next node goes into
+	depth int            // of cur, the root at 1
 
 	// charset is the single-byte encoding data was transcoded from, which
 	// the decoder then reads as UTF-8.
@@ -92,27 +102,118 @@ type parser struct {
 	elements   int
 	attributes int
 	text       int // bytes of text so far, as MaxTextBytes counts them
+
+	// attrs, keys and rawValues are reused from one start tag to the
+	// next.
+	attrs     []xml.Attr
+	keys      []string
+	rawValues [][]byte
 }
 
+// run parses p.data into p.doc. The scanner reads the common documents
+// several times faster than encoding/xml; anything it does not take, and
+// any error at all, parses again from the start with encoding/xml, so that
+// what is accepted and every error stay encoding/xml's.
 func (p *parser) run() error {
+	if p.runScanner() == nil {
+		return nil
+	}
+	p.reset()
+	return p.runDecoder()
+}
+
+// reset forgets what a failed runScanner built. The interned strings stay:
+// they are only strings.
+func (p *parser) reset() {
+	p.doc = etree.NewDocument()
+	p.scope = nsScope{}
+	p.root, p.cur, p.depth = nil, &p.doc.Element, 0
+	p.elements, p.attributes, p.text = 0, 0, 0
+}
+
+// runScanner parses with the scanner. Its error only says that the
+// decoder has to parse again: it is not the error to report.
+func (p *parser) runScanner() error {
+	s := scanner{data: p.data, maxText: p.lim.MaxTextBytes, charsetOK: p.charsetOK}
+	p.cur = &p.doc.Element
+	for {
+		err := s.next()
+		if err == io.EOF {
+			return p.finish()
+		}
+		if err != nil {
+			return err
+		}
+		t := &s.tok
+		switch t.kind {
+		case tokStart:
+			p.attrs, p.keys, p.rawValues = p.attrs[:0], p.keys[:0], p.rawValues[:0]
+			for _, a := range t.attrs {
+				key := p.intern(a.name)
+				p.attrs = append(p.attrs, xml.Attr{Name: splitName(key), Value: p.intern(a.value)})
+				p.keys = append(p.keys, key)
+				p.rawValues = append(p.rawValues, a.raw)
+			}
+			err = p.startTag(xml.StartElement{Name: p.name(t.name), Attr: p.attrs}, p.keys, p.rawValues)
+		case tokEnd:
+			if p.isCurrent(t.name) {
+				err = p.endTag(xml.Name{Space: p.cur.Space, Local: p.cur.Tag})
+			} else {
+				err = p.endTag(p.name(t.name))
+			}
+		case tokText:
+			err = p.charData(t.text)
+		case tokComment:
+			err = p.comment(t.text)
+		case tokProcInst:
+			err = p.procInst(p.intern(t.name), t.text, t.start)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// name returns a name the scanner read (at most one colon) interned, split
+// as encoding/xml splits it.
+func (p *parser) name(b []byte) xml.Name {
+	return splitName(p.intern(b))
+}
+
+// splitName splits a name of at most one colon as encoding/xml does: a
+// colon with a non-empty part either side separates the prefix, else the
+// whole name is the local part. Both parts share s.
+func splitName(s string) xml.Name {
+	if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 {
+		return xml.Name{Space: s[:i], Local: s[i+1:]}
+	}
+	return xml.Name{Local: s}
+}
+
+// isCurrent reports whether the name b the scanner read is the name of
+// p.cur, so that its end tag needs neither a split nor a look-up.
+func (p *parser) isCurrent(b []byte) bool {
+	space, tag := p.cur.Space, p.cur.Tag
+	if space == "" {
+		return string(b) == tag
+	}
+	return len(b) == len(space)+1+len(tag) && string(b[:len(space)]) == space &&
+		b[len(space)] == ':' && string(b[len(space)+1:]) == tag
+}
+
+// runDecoder parses with encoding/xml, held to the limits by tokenReader.
+func (p *parser) runDecoder() error {
 	in := &tokenReader{data: p.data, maxText: p.lim.MaxTextBytes}
 	dec := xml.NewDecoder(in)
 	dec.Strict = true
-	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
-		if p.charset != "" && strings.ToLower(charset) == p.charset {
-			return input, nil
-		}
-		return charsetReader(charset, input)
-	}
-
-	cur := &p.doc.Element
-	depth := 0
+	dec.CharsetReader = p.openCharset
+	p.cur = &p.doc.Element
 	for {
 		start := dec.InputOffset()
 		in.startToken(start)
 		tok, err := dec.RawToken()
 		if err == io.EOF {
-			break
+			return p.finish()
 		}
 		if err != nil {
 			if errors.Is(err, ErrUnsupported) || errors.Is(err, ErrLimitExceeded) {
@@ -122,68 +223,128 @@ func (p *parser) run() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if depth == 0 && p.root != nil {
-				return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
+			t.Name = xml.Name{Space: p.internString(t.Name.Space), Local: p.internString(t.Name.Local)}
+			p.keys = p.keys[:0]
+			for _, a := range t.Attr {
+				p.keys = append(p.keys, qualified(a.Name.Space, a.Name.Local))
 			}
-			if err := p.count(t); err != nil {
-				return err
-			}
-			if depth++; depth > p.lim.MaxDepth {
-				return &LimitError{What: "depth", Max: p.lim.MaxDepth}
-			}
-			el, err := p.startElement(cur, t, p.data[start:dec.InputOffset()])
-			if err != nil {
-				return err
-			}
-			if depth == 1 {
-				p.root = el
-			}
-			cur = el
+			err = p.startTag(t, p.keys, rawAttrValues(p.data[start:dec.InputOffset()]))
 		case xml.EndElement:
-			if depth == 0 || cur.Space != t.Name.Space || cur.Tag != t.Name.Local {
-				return fmt.Errorf("%w: unexpected end tag </%s>", ErrMalformedXML, qualified(t.Name.Space, t.Name.Local))
-			}
-			p.scope.pop()
-			depth--
-			cur = cur.Parent()
+			err = p.endTag(t.Name)
 		case xml.CharData:
-			if depth == 0 {
-				if len(bytes.Trim(t, " \t\r\n")) != 0 {
-					return fmt.Errorf("%w: text outside the root element", ErrMalformedXML)
-				}
-				continue // not part of the data model
-			}
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateText(p.intern(t))
+			err = p.charData(t)
 		case xml.Comment:
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateComment(string(t))
+			err = p.comment(t)
 		case xml.ProcInst:
-			if strings.EqualFold(t.Target, "xml") {
-				if start != 0 {
-					return fmt.Errorf("%w: XML declaration not at the start", ErrMalformedXML)
-				}
-				continue
-			}
-			if err := p.addText(len(t.Inst)); err != nil {
-				return err
-			}
-			cur.CreateProcInst(t.Target, string(t.Inst))
+			err = p.procInst(t.Target, t.Inst, int(start))
 		case xml.Directive:
-			if depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
-				return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
-			}
-			if err := p.addText(len(t)); err != nil {
-				return err
-			}
-			cur.CreateDirective(string(t))
+			err = p.directive(t)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	if depth != 0 {
+}
+
+// openCharset is the decoder's CharsetReader.
+func (p *parser) openCharset(charset string, input io.Reader) (io.Reader, error) {
+	if p.charset != "" && strings.ToLower(charset) == p.charset {
+		return input, nil
+	}
+	return charsetReader(charset, input)
+}
+
+// charsetOK reports whether the decoder reads a document declared in
+// charset as the UTF-8 it is.
+func (p *parser) charsetOK(charset string) bool {
+	_, err := p.openCharset(charset, nil)
+	return err == nil
+}
+
+// startTag opens the element of t. keys are its attribute names as written,
+// rawValues its attribute values as written, in order.
+func (p *parser) startTag(t xml.StartElement, keys []string, rawValues [][]byte) error {
+	if p.depth == 0 && p.root != nil {
+		return fmt.Errorf("%w: more than one root element", ErrMalformedXML)
+	}
+	if err := p.count(t); err != nil {
+		return err
+	}
+	if p.depth++; p.depth > p.lim.MaxDepth {
+		return &LimitError{What: "depth", Max: p.lim.MaxDepth}
+	}
+	el, err := p.startElement(p.cur, t, keys, rawValues)
+	if err != nil {
+		return err
+	}
+	if p.depth == 1 {
+		p.root = el
+	}
+	p.cur = el
+	return nil
+}
+
+func (p *parser) endTag(name xml.Name) error {
+	if p.depth == 0 || p.cur.Space != name.Space || p.cur.Tag != name.Local {
+		return fmt.Errorf("%w: unexpected end tag </%s>", ErrMalformedXML, qualified(name.Space, name.Local))
+	}
+	p.scope.pop()
+	p.depth--
+	p.cur = p.cur.Parent()
+	return nil
+}
+
+func (p *parser) charData(t []byte) error {
+	if p.depth == 0 {
+		if len(bytes.Trim(t, " \t\r\n")) != 0 {
+			return fmt.Errorf("%w: text outside the root element", ErrMalformedXML)
+		}
+		return nil // not part of the data model
+	}
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateText(p.intern(t))
+	return nil
+}
+
+func (p *parser) comment(t []byte) error {
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateComment(string(t))
+	return nil
+}
+
+// procInst adds a processing instruction that starts at offset start.
+func (p *parser) procInst(target string, inst []byte, start int) error {
+	if strings.EqualFold(target, "xml") {
+		if start != 0 {
+			return fmt.Errorf("%w: XML declaration not at the start", ErrMalformedXML)
+		}
+		return nil
+	}
+	if err := p.addText(len(inst)); err != nil {
+		return err
+	}
+	p.cur.CreateProcInst(target, string(inst))
+	return nil
+}
+
+func (p *parser) directive(t []byte) error {
+	if p.depth != 0 || p.root != nil || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
+		return fmt.Errorf("%w: misplaced <!%s", ErrMalformedXML, firstWord(t))
+	}
+	if err := p.addText(len(t)); err != nil {
+		return err
+	}
+	p.cur.CreateDirective(string(t))
+	return nil
+}
+
+// finish checks the document once all of it is read.
+func (p *parser) finish() error {
+	if p.depth != 0 {
 		return fmt.Errorf("%w: unexpected end of document", ErrMalformedXML)
 	}
 	if p.root == nil {
@@ -260,9 +421,10 @@ func (p *parser) addText(n int) error {
 	return nil
 }
 
-// startElement creates the element for t under parent. raw is the start tag
-// as written, used to apply attribute-value normalisation exactly.
-func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []byte) (*etree.Element, error) {
+// startElement creates the element for t under parent. keys are its
+// attribute names as written (qualified), rawValues its attribute values as
+// written, used to apply attribute-value normalisation exactly.
+func (p *parser) startElement(parent *etree.Element, t xml.StartElement, keys []string, rawValues [][]byte) (*etree.Element, error) {
 	// encoding/xml leaves names it cannot split as a QName (":", "a:",
 	// ":b") whole in Local; Namespaces in XML forbids them.
 	if !isQName(t.Name) {
@@ -273,10 +435,9 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []b
 			return nil, fmt.Errorf("%w: attribute name %q is not a QName", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local))
 		}
 	}
-	el := parent.CreateElement(p.internString(t.Name.Local))
-	el.Space = p.internString(t.Name.Space)
+	el := parent.CreateElement(t.Name.Local)
+	el.Space = t.Name.Space
 
-	rawValues := rawAttrValues(raw)
 	if len(rawValues) != len(t.Attr) {
 		// Cannot happen for a tag encoding/xml accepted; refuse rather than
 		// guess which value is which.
@@ -294,7 +455,7 @@ func (p *parser) startElement(parent *etree.Element, t xml.StartElement, raw []b
 		if hasAttr(el, a.Name.Space, a.Name.Local) {
 			return nil, fmt.Errorf("%w: repeated attribute %s on <%s>", ErrMalformedXML, qualified(a.Name.Space, a.Name.Local), qualified(el.Space, el.Tag))
 		}
-		el.CreateAttr(qualified(a.Name.Space, a.Name.Local), v)
+		el.CreateAttr(keys[i], v)
 		if prefix, ok := declaredPrefix(a.Name.Space, a.Name.Local); ok {
 			if err := checkDeclaration(prefix, v); err != nil {
 				return nil, err
