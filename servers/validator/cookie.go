@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"net/url"
-	"regexp"
 
 	"github.com/labstack/echo/v4"
 
@@ -23,8 +22,10 @@ import (
 type uiCookie struct {
 	name   string
 	secure bool
-	valid  *regexp.Regexp // values of another shape are not looked at
-	maxAge int            // seconds; 0: until the browser closes
+	// Values of another shape are not looked at: base64url of a length
+	// from minLen to maxLen.
+	minLen, maxLen int
+	maxAge         int // seconds; 0: until the browser closes
 }
 
 // Cookie names, by scheme.
@@ -35,21 +36,23 @@ const (
 	plainLoginCookieName  = "svc-dss-login"
 )
 
-var (
-	// sessionIDPattern is the shape of the IDs the service issues (256
-	// bits, base64url): anything else is not looked up.
-	sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
-	// sealedLoginPattern bounds a sealed login: base64url, and a few
-	// hundred characters (validator.LoginStart).
-	sealedLoginPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,1000}$`)
+// The shapes of the cookies' values. A session ID is what the service
+// issues, 256 bits in base64url: anything else is not looked up. A sealed
+// login is base64url of a few hundred characters (validator.LoginStart).
+// Checked by hand rather than by a regular expression: `{1,1000}` would
+// compile to a program of a thousand states at every start of the
+// program, the validate command's too.
+const (
+	sessionIDLen      = 43
+	maxSealedLoginLen = 1000
 )
 
 // newCookies returns the session and login cookies for a service reached
 // at baseURL. The session cookie has no expiry of its own (the server
 // ends sessions); the login cookie lives as long as a login may take.
 func newCookies(baseURL string) (session, login uiCookie) {
-	session = uiCookie{name: plainCookieName, valid: sessionIDPattern}
-	login = uiCookie{name: plainLoginCookieName, valid: sealedLoginPattern, maxAge: int(validator.LoginLifetime.Seconds())}
+	session = uiCookie{name: plainCookieName, minLen: sessionIDLen, maxLen: sessionIDLen}
+	login = uiCookie{name: plainLoginCookieName, minLen: 1, maxLen: maxSealedLoginLen, maxAge: int(validator.LoginLifetime.Seconds())}
 	if u, err := url.Parse(baseURL); err == nil && u.Scheme == "https" {
 		session.name, session.secure = secureCookieName, true
 		login.name, login.secure = secureLoginCookieName, true
@@ -60,10 +63,26 @@ func newCookies(baseURL string) (session, login uiCookie) {
 // read returns the cookie's value in the request, "" when none.
 func (uc uiCookie) read(c echo.Context) string {
 	ck, err := c.Cookie(uc.name)
-	if err != nil || !uc.valid.MatchString(ck.Value) {
+	if err != nil || !uc.valid(ck.Value) {
 		return ""
 	}
 	return ck.Value
+}
+
+// valid reports whether v has the cookie's shape: base64url without
+// padding, of a length within its bounds.
+func (uc uiCookie) valid(v string) bool {
+	if len(v) < uc.minLen || len(v) > uc.maxLen {
+		return false
+	}
+	for i := range len(v) {
+		switch c := v[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (uc uiCookie) set(c echo.Context, value string) {
