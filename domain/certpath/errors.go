@@ -128,23 +128,30 @@ const (
 	// MissIssuerNotFound: no anchor or intermediate has a subject equal
 	// to the certificate's issuer name.
 	MissIssuerNotFound
-	// MissSignature: an issuer with the right name was found, but the
-	// certificate's signature does not verify with its key.
+	// MissSignature: certificates with the issuer's name were found,
+	// but the certificate's signature verifies with none of their keys
+	// (and no candidate's key verified it).
 	MissSignature
-	// MissLoop: every issuer found is already on the path.
+	// MissLoop: the issuer, whose key verifies the certificate, is
+	// already on the path (cross-certificates leading back).
 	MissLoop
 	// MissTooLong: the path reached MaxPathCertificates.
 	MissTooLong
 	// MissLimit: the search reached MaxSignatureChecks.
 	MissLimit
+	// MissSelfSigned: the certificate is self-signed (its own key
+	// verifies it) and is no anchor: the chain ends at an untrusted
+	// root.
+	MissSelfSigned
 )
 
 var missNames = [...]string{
 	MissIssuerNotFound: "issuer name not among anchors or intermediates",
-	MissSignature:      "issuer found but signature did not verify",
+	MissSignature:      "a certificate with the issuer's name was found, but its key does not verify the signature",
 	MissLoop:           "issuer already on the path (loop)",
 	MissTooLong:        "path too long",
 	MissLimit:          "signature check limit reached",
+	MissSelfSigned:     "self-signed, on no trusted list and not a configured anchor",
 }
 
 func (k MissKind) String() string {
@@ -162,7 +169,8 @@ type Miss struct {
 	// is the one whose issuer could not be used.
 	Partial []*x509.Certificate
 	// Issuer is the name-matching candidate that failed (MissSignature,
-	// MissLoop), nil otherwise.
+	// MissLoop; for MissSelfSigned the certificate's own entity), nil
+	// otherwise.
 	Issuer *x509.Certificate
 	// Err is the signature verification error for MissSignature.
 	Err error
@@ -184,6 +192,14 @@ func (e *NoChainError) Error() string {
 	m := e.Closest
 	if m.Kind == 0 {
 		return msg
+	}
+	if n := len(m.Partial); n > 0 && m.Kind == MissSelfSigned {
+		last := m.Partial[n-1]
+		if n == 1 {
+			return msg + ": the certificate is self-signed, and is on no trusted list and is not a configured anchor"
+		}
+		return msg + ": the chain ends at the self-signed root \"" + nameString(last.RawSubject) +
+			"\", which is on no trusted list and is not a configured anchor"
 	}
 	if n := len(m.Partial); n > 0 {
 		last := m.Partial[n-1]
