@@ -14,12 +14,18 @@ import (
 type Reason uint8
 
 const (
-	_                      Reason = iota
-	ReasonNoChain                 // NO_CERTIFICATE_CHAIN_FOUND
-	ReasonExpired                 // EXPIRED
-	ReasonNotYetValid             // NOT_YET_VALID
-	ReasonChainConstraints        // CHAIN_CONSTRAINTS_FAILURE
-	ReasonGeneralFailure          // CERTIFICATE_CHAIN_GENERAL_FAILURE
+	_                 Reason = iota
+	ReasonNoChain            // NO_CERTIFICATE_CHAIN_FOUND
+	ReasonExpired            // EXPIRED
+	ReasonNotYetValid        // NOT_YET_VALID
+	// ReasonChainConstraints is no longer returned by [Check]: EU DSS
+	// pairs the checks of the issuing certificates (cA, path length,
+	// keyCertSign) with CERTIFICATE_CHAIN_GENERAL_FAILURE, and keeps
+	// CHAIN_CONSTRAINTS_FAILURE for constraints on the certified entity
+	// itself (the signing certificate's key usage, an extended key
+	// usage), which certpath does not check. The value stays reserved.
+	ReasonChainConstraints // CHAIN_CONSTRAINTS_FAILURE
+	ReasonGeneralFailure   // CERTIFICATE_CHAIN_GENERAL_FAILURE
 )
 
 // SubIndication returns the EN 319 102-1 sub-indication of r, "" for the
@@ -51,10 +57,10 @@ const (
 	_                      CheckKind = iota
 	CheckExpired                     // certificate expired at the validation time (ReasonExpired)
 	CheckNotYetValid                 // certificate not yet valid at the validation time (ReasonNotYetValid)
-	CheckNotCA                       // issuing certificate without basicConstraints cA (ReasonChainConstraints)
-	CheckPathLength                  // pathLenConstraint exceeded (ReasonChainConstraints)
-	CheckKeyCertSign                 // issuing certificate's key usage lacks keyCertSign (ReasonChainConstraints)
-	CheckCriticalExtension           // critical extension not understood (ReasonGeneralFailure)
+	CheckNotCA                       // issuing certificate without basicConstraints cA (ReasonGeneralFailure, DSS "CA")
+	CheckPathLength                  // pathLenConstraint exceeded (ReasonGeneralFailure, DSS "MaxPathLength")
+	CheckKeyCertSign                 // issuing certificate's key usage lacks keyCertSign (ReasonGeneralFailure, DSS CA "KeyUsage")
+	CheckCriticalExtension           // critical extension not understood (ReasonGeneralFailure, DSS "SupportedCriticalExtensions")
 	CheckNameChaining                // issuer name differs from the next certificate's subject (ReasonGeneralFailure)
 	CheckEmptyPath                   // the path holds no certificate (ReasonGeneralFailure)
 )
@@ -77,16 +83,19 @@ func (k CheckKind) String() string {
 	return ""
 }
 
-// Reason returns the reason a failure of this check maps to.
+// Reason returns the reason a failure of this check maps to, as EU DSS
+// pairs the X.509 checks with sub-indications (its validation policy's
+// correspondence table; decision 0016): every structural failure of the
+// path, the issuing certificates' cA, path length and keyCertSign
+// included, is CERTIFICATE_CHAIN_GENERAL_FAILURE.
 func (k CheckKind) Reason() Reason {
 	switch k {
 	case CheckExpired:
 		return ReasonExpired
 	case CheckNotYetValid:
 		return ReasonNotYetValid
-	case CheckNotCA, CheckPathLength, CheckKeyCertSign:
-		return ReasonChainConstraints
-	case CheckCriticalExtension, CheckNameChaining, CheckEmptyPath:
+	case CheckNotCA, CheckPathLength, CheckKeyCertSign,
+		CheckCriticalExtension, CheckNameChaining, CheckEmptyPath:
 		return ReasonGeneralFailure
 	}
 	return 0

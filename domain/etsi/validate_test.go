@@ -182,7 +182,7 @@ func TestValidate(t *testing.T) {
 			indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, noPath: true,
 		},
 		{
-			name: "5.2.6 XCV: CHAIN_CONSTRAINTS_FAILURE (issuer is not a CA)",
+			name: "5.2.6 XCV: CERTIFICATE_CHAIN_GENERAL_FAILURE (issuer is not a CA, as DSS pairs it)",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				child := issuedBy(t, p.SignerRSA, p)
 				sig := signature(p.SignerRSA)
@@ -190,7 +190,7 @@ func TestValidate(t *testing.T) {
 				sig.Certificates = []*x509.Certificate{child, p.SignerRSA.Certificate}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: verdict.SubChainConstraintsFailure,
+			indication: verdict.Indeterminate, sub: verdict.SubCertificateChainGeneralFailure,
 		},
 		{
 			name: "5.2.6 XCV + 5.3.4: expired signer, no POE: OUT_OF_BOUNDS_NO_POE",
