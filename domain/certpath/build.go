@@ -242,7 +242,7 @@ func (b *builder) verify(child, parent *x509.Certificate) (run bool, err error) 
 }
 
 // miss records m if it is closer than the closest so far: a longer
-// partial path wins, then the more telling kind.
+// partial path wins, then the more telling kind (missRank).
 func (b *builder) miss(m Miss) {
 	if b.closest.Kind == MissLimit {
 		return
@@ -255,13 +255,20 @@ func (b *builder) miss(m Miss) {
 	}
 }
 
+// missRank orders the kinds at equal depth. A miss where the issuer's
+// key verified (a self-signed end, a loop) names the real issuer, so it
+// beats a candidate with the right name and another key: a document
+// often carries several CAs of one name (a renewed root), and blaming
+// the one with the wrong key hides the real end of the chain.
 func missRank(k MissKind) int {
 	switch k {
-	case MissSignature:
-		return 4
-	case MissTooLong:
-		return 3
+	case MissSelfSigned:
+		return 5
 	case MissLoop:
+		return 4
+	case MissSignature:
+		return 3
+	case MissTooLong:
 		return 2
 	case MissIssuerNotFound:
 		return 1
@@ -274,6 +281,11 @@ func missRank(k MissKind) int {
 func (b *builder) extend(chain []*x509.Certificate) {
 	c := chain[len(chain)-1]
 	cands := b.candidates(c)
+	if selfIssued(c) && !slices.ContainsFunc(cands, func(x candidate) bool { return sameEntity(x.cert, c) }) {
+		// c may be its own issuer even when the caller did not pass it
+		// among the intermediates: a self-signed leaf that is no anchor.
+		cands = append(cands, candidate{cert: c, anchor: -1})
+	}
 	if len(cands) == 0 {
 		b.miss(Miss{Kind: MissIssuerNotFound, Partial: chain})
 		return
@@ -283,7 +295,22 @@ func (b *builder) extend(chain []*x509.Certificate) {
 			return
 		}
 		if onPath(chain, cand.cert) {
-			b.miss(Miss{Kind: MissLoop, Partial: chain, Issuer: cand.cert})
+			// A candidate already on the path is the issuer only if
+			// its key verifies c: then c is self-signed (the
+			// candidate is c's own entity) or the path loops; if it
+			// does not, it is a candidate with another key.
+			run, err := b.verify(c, cand.cert)
+			switch {
+			case !run:
+				b.miss(Miss{Kind: MissLimit, Partial: chain})
+				return
+			case err != nil:
+				b.miss(Miss{Kind: MissSignature, Partial: chain, Issuer: cand.cert, Err: err})
+			case sameEntity(c, cand.cert):
+				b.miss(Miss{Kind: MissSelfSigned, Partial: chain, Issuer: cand.cert})
+			default:
+				b.miss(Miss{Kind: MissLoop, Partial: chain, Issuer: cand.cert})
+			}
 			continue
 		}
 		if len(chain) >= MaxPathCertificates {

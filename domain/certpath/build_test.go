@@ -358,3 +358,104 @@ func TestBuildNormalisedNames(t *testing.T) {
 	is.Equal(paths[0].Certificates[1], ca.cert)
 	is.NoErr(certpath.Check(paths[0], tNotBefore.AddDate(1, 0, 0), certpath.CheckOptions{}))
 }
+
+// TestBuildClosestMissPlainWords pins the hint's words for the classes
+// real documents show (issue 22, pades-029-three-sigs-T-LT.pdf): a chain
+// that ends at a self-signed root that is no anchor, and a document that
+// carries a CA of the issuer's name with another key beside the real
+// issuer.
+func TestBuildClosestMissPlainWords(t *testing.T) {
+	t.Parallel()
+	p := fx(t)
+	elsewhere := private(p.Root.Certificate) // an anchor the chains below do not reach
+
+	rootKey := newKey(t)
+	root := issue(t, tmpl("Plain Root", true), rootKey, nil)
+	// A renewed root: the same name, another key.
+	otherRoot := issue(t, tmpl("Plain Root", true), newKey(t), nil)
+	inter := issue(t, tmpl("Plain Issuing CA", true), newKey(t), root)
+	// An issuing CA of the same name with another key, signed by the
+	// renewed root.
+	otherInter := issue(t, tmpl("Plain Issuing CA", true), newKey(t), otherRoot)
+	leaf := issue(t, tmpl("Plain Signer", false), newKey(t), inter).cert
+	selfLeaf := issue(t, tmpl("Plain Self-Signed Signer", false), newKey(t), nil).cert
+
+	const untrusted = "which is on no trusted list and is not a configured anchor"
+	tests := []struct {
+		name          string
+		leaf          *x509.Certificate
+		intermediates []*x509.Certificate
+		kind          certpath.MissKind
+		partial       int
+		issuer        *x509.Certificate
+		msg           string
+	}{
+		{
+			name:          "chain ends at a self-signed root that is no anchor",
+			leaf:          leaf,
+			intermediates: []*x509.Certificate{inter.cert, root.cert},
+			kind:          certpath.MissSelfSigned, partial: 3, issuer: root.cert,
+			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
+				`the chain ends at the self-signed root "CN=Plain Root,O=certpath test", ` + untrusted,
+		},
+		{
+			name:          "self-signed root beside a same-name root with another key, that one first",
+			leaf:          leaf,
+			intermediates: []*x509.Certificate{otherRoot.cert, inter.cert, root.cert},
+			kind:          certpath.MissSelfSigned, partial: 3, issuer: root.cert,
+			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
+				`the chain ends at the self-signed root "CN=Plain Root,O=certpath test", ` + untrusted,
+		},
+		{
+			name:          "self-signed root beside a same-name root with another key, that one last",
+			leaf:          leaf,
+			intermediates: []*x509.Certificate{inter.cert, root.cert, otherRoot.cert},
+			kind:          certpath.MissSelfSigned, partial: 3, issuer: root.cert,
+			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
+				`the chain ends at the self-signed root "CN=Plain Root,O=certpath test", ` + untrusted,
+		},
+		{
+			name:          "real issuer found beside a same-name CA with another key; its own issuer missing",
+			leaf:          leaf,
+			intermediates: []*x509.Certificate{otherInter.cert, inter.cert},
+			kind:          certpath.MissIssuerNotFound, partial: 2,
+			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
+				`at CN=Plain Issuing CA,O=certpath test (depth 1): ` +
+				`issuer CN=Plain Root,O=certpath test not among anchors or intermediates`,
+		},
+		{
+			name:          "only a same-name CA with another key",
+			leaf:          leaf,
+			intermediates: []*x509.Certificate{otherInter.cert},
+			kind:          certpath.MissSignature, partial: 1, issuer: otherInter.cert,
+			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
+				`at CN=Plain Signer,O=certpath test (depth 0): ` +
+				`a certificate with the issuer's name was found, but its key does not verify the signature: ` +
+				`x509: ECDSA verification failure`,
+		},
+		{
+			name: "self-signed signing certificate that is no anchor",
+			leaf: selfLeaf,
+			kind: certpath.MissSelfSigned, partial: 1, issuer: selfLeaf,
+			msg: `certpath: no certificate chain found for CN=Plain Self-Signed Signer,O=certpath test: ` +
+				`the certificate is self-signed, and is on no trusted list and is not a configured anchor`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			paths, err := certpath.Build(tt.leaf, certpath.Options{
+				Intermediates: tt.intermediates,
+				Anchors:       []certpath.Anchor{elsewhere},
+			})
+			is.Equal(len(paths), 0)
+			var nc *certpath.NoChainError
+			is.True(errors.As(err, &nc))
+			is.Equal(nc.Closest.Kind, tt.kind)
+			is.Equal(len(nc.Closest.Partial), tt.partial)
+			is.Equal(nc.Closest.Issuer, tt.issuer)
+			is.Equal(err.Error(), tt.msg)
+		})
+	}
+}

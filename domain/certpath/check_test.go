@@ -110,11 +110,54 @@ func TestCheck(t *testing.T) {
 			is.True(errors.As(err, &pe))
 			is.Equal(pe.Check, tt.check)
 			is.Equal(pe.Reason, tt.check.Reason())
+			is.Equal(pe.SubIndication(), checkSubIndications[tt.check].sub)
 			is.Equal(pe.Index, tt.index)
 			if len(tt.path.Certificates) > 0 {
 				is.Equal(pe.Cert, tt.path.Certificates[tt.index])
 			}
 			t.Log(err)
+		})
+	}
+}
+
+// checkSubIndications is the table of decision 0016: the sub-indication
+// of each failed check, as EU DSS pairs it (the constraint of its
+// validation policy named in dss).
+var checkSubIndications = map[certpath.CheckKind]struct {
+	sub verdict.SubIndication
+	dss string
+}{
+	certpath.CheckExpired:           {"EXPIRED", "NotExpired (FAILED/EXPIRED, before POE and revocation)"},
+	certpath.CheckNotYetValid:       {"NOT_YET_VALID", "best-signature-time before notBefore"},
+	certpath.CheckNotCA:             {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "CACertificate CA"},
+	certpath.CheckPathLength:        {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "CACertificate MaxPathLength"},
+	certpath.CheckKeyCertSign:       {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "CACertificate KeyUsage keyCertSign"},
+	certpath.CheckCriticalExtension: {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "SupportedCriticalExtensions"},
+	certpath.CheckNameChaining:      {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "Signature (prospective chain)"},
+	certpath.CheckEmptyPath:         {"CERTIFICATE_CHAIN_GENERAL_FAILURE", "-"},
+}
+
+// TestCheckKindSubIndications pins the sub-indication of every check
+// kind: an end-entity certificate issued by a certificate without cA, a
+// path length exceeded or an issuing key usage without keyCertSign is
+// INDETERMINATE/CERTIFICATE_CHAIN_GENERAL_FAILURE in DSS, not
+// CHAIN_CONSTRAINTS_FAILURE (issue 22).
+func TestCheckKindSubIndications(t *testing.T) {
+	t.Parallel()
+	var kinds []certpath.CheckKind
+	for k := certpath.CheckExpired; k <= certpath.CheckEmptyPath; k++ {
+		kinds = append(kinds, k)
+	}
+	is.New(t).Equal(len(kinds), len(checkSubIndications)) // every kind in the table
+	for _, k := range kinds {
+		want := checkSubIndications[k]
+		t.Run(k.String(), func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			is.Equal(k.Reason().SubIndication(), want.sub) // DSS: want.dss
+			pe := &certpath.PathError{Reason: k.Reason(), Check: k}
+			is.Equal(pe.SubIndication(), want.sub)
+			is.True(k.Reason() != certpath.ReasonChainConstraints)
 		})
 	}
 }

@@ -20,10 +20,13 @@
 //	ReasonNoChain             NO_CERTIFICATE_CHAIN_FOUND
 //	ReasonExpired             EXPIRED
 //	ReasonNotYetValid         NOT_YET_VALID
-//	ReasonChainConstraints    CHAIN_CONSTRAINTS_FAILURE
+//	ReasonChainConstraints    CHAIN_CONSTRAINTS_FAILURE (reserved, not returned)
 //	ReasonGeneralFailure      CERTIFICATE_CHAIN_GENERAL_FAILURE
 //
-// EXPIRED and NOT_YET_VALID are paired as EU DSS pairs them. A path that
+// Every check is paired as EU DSS pairs it: EXPIRED and NOT_YET_VALID, and
+// CERTIFICATE_CHAIN_GENERAL_FAILURE for every structural failure, an
+// issuing certificate without cA, a path length exceeded or an issuing key
+// usage without keyCertSign included. A path that
 // fails validity at the current time is, in the XCV building block,
 // INDETERMINATE/OUT_OF_BOUNDS_NO_POE or OUT_OF_BOUNDS_NOT_REVOKED; which one,
 // and whether a proof of existence cures it, is for the caller (the etsi

@@ -14,12 +14,18 @@ import (
 type Reason uint8
 
 const (
-	_                      Reason = iota
-	ReasonNoChain                 // NO_CERTIFICATE_CHAIN_FOUND
-	ReasonExpired                 // EXPIRED
-	ReasonNotYetValid             // NOT_YET_VALID
-	ReasonChainConstraints        // CHAIN_CONSTRAINTS_FAILURE
-	ReasonGeneralFailure          // CERTIFICATE_CHAIN_GENERAL_FAILURE
+	_                 Reason = iota
+	ReasonNoChain            // NO_CERTIFICATE_CHAIN_FOUND
+	ReasonExpired            // EXPIRED
+	ReasonNotYetValid        // NOT_YET_VALID
+	// ReasonChainConstraints is no longer returned by [Check]: EU DSS
+	// pairs the checks of the issuing certificates (cA, path length,
+	// keyCertSign) with CERTIFICATE_CHAIN_GENERAL_FAILURE, and keeps
+	// CHAIN_CONSTRAINTS_FAILURE for constraints on the certified entity
+	// itself (the signing certificate's key usage, an extended key
+	// usage), which certpath does not check. The value stays reserved.
+	ReasonChainConstraints // CHAIN_CONSTRAINTS_FAILURE
+	ReasonGeneralFailure   // CERTIFICATE_CHAIN_GENERAL_FAILURE
 )
 
 // SubIndication returns the EN 319 102-1 sub-indication of r, "" for the
@@ -51,10 +57,10 @@ const (
 	_                      CheckKind = iota
 	CheckExpired                     // certificate expired at the validation time (ReasonExpired)
 	CheckNotYetValid                 // certificate not yet valid at the validation time (ReasonNotYetValid)
-	CheckNotCA                       // issuing certificate without basicConstraints cA (ReasonChainConstraints)
-	CheckPathLength                  // pathLenConstraint exceeded (ReasonChainConstraints)
-	CheckKeyCertSign                 // issuing certificate's key usage lacks keyCertSign (ReasonChainConstraints)
-	CheckCriticalExtension           // critical extension not understood (ReasonGeneralFailure)
+	CheckNotCA                       // issuing certificate without basicConstraints cA (ReasonGeneralFailure, DSS "CA")
+	CheckPathLength                  // pathLenConstraint exceeded (ReasonGeneralFailure, DSS "MaxPathLength")
+	CheckKeyCertSign                 // issuing certificate's key usage lacks keyCertSign (ReasonGeneralFailure, DSS CA "KeyUsage")
+	CheckCriticalExtension           // critical extension not understood (ReasonGeneralFailure, DSS "SupportedCriticalExtensions")
 	CheckNameChaining                // issuer name differs from the next certificate's subject (ReasonGeneralFailure)
 	CheckEmptyPath                   // the path holds no certificate (ReasonGeneralFailure)
 )
@@ -77,16 +83,19 @@ func (k CheckKind) String() string {
 	return ""
 }
 
-// Reason returns the reason a failure of this check maps to.
+// Reason returns the reason a failure of this check maps to, as EU DSS
+// pairs the X.509 checks with sub-indications (its validation policy's
+// correspondence table; decision 0016): every structural failure of the
+// path, the issuing certificates' cA, path length and keyCertSign
+// included, is CERTIFICATE_CHAIN_GENERAL_FAILURE.
 func (k CheckKind) Reason() Reason {
 	switch k {
 	case CheckExpired:
 		return ReasonExpired
 	case CheckNotYetValid:
 		return ReasonNotYetValid
-	case CheckNotCA, CheckPathLength, CheckKeyCertSign:
-		return ReasonChainConstraints
-	case CheckCriticalExtension, CheckNameChaining, CheckEmptyPath:
+	case CheckNotCA, CheckPathLength, CheckKeyCertSign,
+		CheckCriticalExtension, CheckNameChaining, CheckEmptyPath:
 		return ReasonGeneralFailure
 	}
 	return 0
@@ -128,23 +137,30 @@ const (
 	// MissIssuerNotFound: no anchor or intermediate has a subject equal
 	// to the certificate's issuer name.
 	MissIssuerNotFound
-	// MissSignature: an issuer with the right name was found, but the
-	// certificate's signature does not verify with its key.
+	// MissSignature: certificates with the issuer's name were found,
+	// but the certificate's signature verifies with none of their keys
+	// (and no candidate's key verified it).
 	MissSignature
-	// MissLoop: every issuer found is already on the path.
+	// MissLoop: the issuer, whose key verifies the certificate, is
+	// already on the path (cross-certificates leading back).
 	MissLoop
 	// MissTooLong: the path reached MaxPathCertificates.
 	MissTooLong
 	// MissLimit: the search reached MaxSignatureChecks.
 	MissLimit
+	// MissSelfSigned: the certificate is self-signed (its own key
+	// verifies it) and is no anchor: the chain ends at an untrusted
+	// root.
+	MissSelfSigned
 )
 
 var missNames = [...]string{
 	MissIssuerNotFound: "issuer name not among anchors or intermediates",
-	MissSignature:      "issuer found but signature did not verify",
+	MissSignature:      "a certificate with the issuer's name was found, but its key does not verify the signature",
 	MissLoop:           "issuer already on the path (loop)",
 	MissTooLong:        "path too long",
 	MissLimit:          "signature check limit reached",
+	MissSelfSigned:     "self-signed, on no trusted list and not a configured anchor",
 }
 
 func (k MissKind) String() string {
@@ -162,7 +178,8 @@ type Miss struct {
 	// is the one whose issuer could not be used.
 	Partial []*x509.Certificate
 	// Issuer is the name-matching candidate that failed (MissSignature,
-	// MissLoop), nil otherwise.
+	// MissLoop; for MissSelfSigned the certificate's own entity), nil
+	// otherwise.
 	Issuer *x509.Certificate
 	// Err is the signature verification error for MissSignature.
 	Err error
@@ -184,6 +201,14 @@ func (e *NoChainError) Error() string {
 	m := e.Closest
 	if m.Kind == 0 {
 		return msg
+	}
+	if n := len(m.Partial); n > 0 && m.Kind == MissSelfSigned {
+		last := m.Partial[n-1]
+		if n == 1 {
+			return msg + ": the certificate is self-signed, and is on no trusted list and is not a configured anchor"
+		}
+		return msg + ": the chain ends at the self-signed root \"" + nameString(last.RawSubject) +
+			"\", which is on no trusted list and is not a configured anchor"
 	}
 	if n := len(m.Partial); n > 0 {
 		last := m.Partial[n-1]

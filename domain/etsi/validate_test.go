@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,7 +183,7 @@ func TestValidate(t *testing.T) {
 			indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, noPath: true,
 		},
 		{
-			name: "5.2.6 XCV: CHAIN_CONSTRAINTS_FAILURE (issuer is not a CA)",
+			name: "5.2.6 XCV: CERTIFICATE_CHAIN_GENERAL_FAILURE (issuer is not a CA, as DSS pairs it)",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				child := issuedBy(t, p.SignerRSA, p)
 				sig := signature(p.SignerRSA)
@@ -190,7 +191,7 @@ func TestValidate(t *testing.T) {
 				sig.Certificates = []*x509.Certificate{child, p.SignerRSA.Certificate}
 				return sig, inputs(p)
 			},
-			indication: verdict.Indeterminate, sub: verdict.SubChainConstraintsFailure,
+			indication: verdict.Indeterminate, sub: verdict.SubCertificateChainGeneralFailure,
 		},
 		{
 			name: "5.2.6 XCV + 5.3.4: expired signer, no POE: OUT_OF_BOUNDS_NO_POE",
@@ -822,3 +823,38 @@ func TestNeeds(t *testing.T) {
 	sig.SigningCertificate = nil
 	is.Equal(len(etsi.Needs(sig, inputs(p))), 0)
 }
+
+// TestValidateUntrustedRootInPlainWords: a signer whose chain ends at a
+// self-signed root that is no anchor is told so in the error and in the
+// time-stamp warning, not "issuer already on the path (loop)" (issue 22).
+func TestValidateUntrustedRootInPlainWords(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p := newPKI(t)
+	u := newUntrusted(t)
+	const root = `the chain ends at the self-signed root "CN=SVC DSS Untrusted Test Root CA,C=XX", ` +
+		`which is on no trusted list and is not a configured anchor`
+
+	sig := signature(p.SignerRSA)
+	sig.SigningCertificate, sig.Certificates = u.Signer, []*x509.Certificate{u.Signer, u.Root}
+	sig.Level = ades.LevelT
+	ts := timestamp(ades.SignatureTimestamp, vt.Add(-time.Hour), u.TSA)
+	ts.Certificates = []*x509.Certificate{u.TSA, u.Root}
+	sig.Timestamps = []ades.Timestamp{ts}
+	r := etsi.Validate(sig, inputs(p), etsi.Policy{ValidationTime: vt})
+
+	is.Equal(r.SubIndication, verdict.SubNoCertificateChainFound)
+	is.Equal(len(r.Errors), 1)
+	is.Equal(r.Errors[0].Message, "certpath: no certificate chain found for "+
+		nameOf(u.Signer)+": "+root)
+	var tsWarning string
+	for _, w := range r.Warnings {
+		if w.Code == etsi.CodeTimestampNotTrusted {
+			tsWarning = w.Message
+		}
+	}
+	is.True(strings.Contains(tsWarning, "certpath: no certificate chain found for "+nameOf(u.TSA)+": "+root+")"))
+}
+
+// nameOf is c's subject as certpath writes it.
+func nameOf(c *x509.Certificate) string { return c.Subject.String() }
