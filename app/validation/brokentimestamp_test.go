@@ -1,0 +1,64 @@
+package validation_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
+)
+
+// Issue 22, "A broken time-stamp is not a broken signature", for PAdES
+// through the front door: a signature time-stamp whose imprint does not
+// match or whose token does not verify, a content time-stamp over other
+// data and a document time-stamp over other bytes each leave the
+// signature judged on its own value and byte range (TOTAL_PASSED); the
+// time-stamp is a warning and gives no proof of existence. (The CAdES
+// cases are in TestValidateFixtureGrid, XAdES and JAdES in their grids.)
+func TestPAdESBrokenTimestampIsNotABrokenSignature(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	signedAt := s.at.Add(-2 * time.Hour)
+	tests := []struct {
+		name     string
+		level    cades.Level
+		defect   cades.Defect
+		docTS    bool // DSS and a document time-stamp over other bytes
+		format   string
+		warnings []string
+	}{
+		{"signature time-stamp over other data", cades.T, cades.BrokenSignatureTimestamp, false, "PAdES_BASELINE_T", []string{"TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"}},
+		{"signature time-stamp whose token does not verify", cades.T, cades.BrokenTimestampToken, false, "PAdES_BASELINE_T", []string{"TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"}},
+		{"content time-stamp over other data", cades.B, cades.BrokenContentTimestamp, false, "PAdES_BASELINE_B", []string{"TIMESTAMP_INVALID"}},
+		{"document time-stamp over other bytes", cades.T, cades.NoDefect, true, "PAdES_BASELINE_LTA", []string{"ARCHIVE_TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			d := pades.New(1)
+			is.NoErr(d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: tt.level, SigningTime: signedAt, TimestampDefect: tt.defect}))
+			if tt.docTS {
+				is.NoErr(d.AddDSS(pades.DSSOptions{PKI: p, At: signedAt.Add(time.Hour)}))
+				is.NoErr(d.AddDocumentTimestamp(pades.TimestampOptions{PKI: p, At: signedAt.Add(90 * time.Minute), BrokenImprint: true}))
+			}
+			sum, err := validate(s.v, validation.Document{Name: "doc.pdf", Data: d.Bytes()}, s.at)
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 1)
+			got := sum.Signatures[0]
+			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			is.Equal(got.Indication, verdict.TotalPassed) // the signature is judged on its own
+			is.Equal(got.SignatureFormat, tt.format)
+			for _, w := range tt.warnings {
+				is.True(slices.Contains(codes(got.Warnings), w)) // the time-stamp's warning
+			}
+		})
+	}
+}
