@@ -62,3 +62,55 @@ func TestPAdESBrokenTimestampIsNotABrokenSignature(t *testing.T) {
 		})
 	}
 }
+
+// Issue 22, TIMESTAMP_ORDER_FAILURE (EN 319 102-1, 5.5.4 and 5.6.3; DSS's
+// time-stamp coherence order): content time-stamps precede signature
+// time-stamps, which precede archive time-stamps. CAdES fixtures through
+// the front door: a content time-stamp after the signature time-stamp and
+// an archive time-stamp before it are INDETERMINATE/TIMESTAMP_ORDER_FAILURE;
+// the ordinary order, equal times and a broken time-stamp out of order
+// (it proves nothing, so it contradicts nothing) are unchanged.
+func TestCAdESTimestampOrder(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	content := []byte("time-stamps in order\n")
+	tsTime := signedYesterday.Add(time.Minute) // the fixture's default
+	tests := []struct {
+		name string
+		opts cades.Options
+		want outcome
+	}{
+		{"content, signature, archive in order", cades.Options{Level: cades.LTA, ContentTimestamp: true}, passed(formatLTA)},
+		{"content time-stamp at the signature time-stamp's time", cades.Options{Level: cades.T, ContentTimestamp: true, ContentTimestampTime: tsTime}, passed(formatT)},
+		{"content time-stamp after the signature time-stamp", cades.Options{Level: cades.T, ContentTimestamp: true, ContentTimestampTime: tsTime.Add(time.Minute)},
+			failed(verdict.Indeterminate, verdict.SubTimestampOrderFailure, formatT)},
+		{"content time-stamp after the archive time-stamp", cades.Options{Level: cades.LTA, ContentTimestamp: true, ContentTimestampTime: tsTime.Add(time.Hour)},
+			failed(verdict.Indeterminate, verdict.SubTimestampOrderFailure, formatLTA)},
+		{"archive time-stamp before the signature time-stamp", cades.Options{Level: cades.LTA, ArchiveTime: tsTime.Add(-30 * time.Second)},
+			failed(verdict.Indeterminate, verdict.SubTimestampOrderFailure, formatLTA)},
+		{"a broken content time-stamp after the signature time-stamp", cades.Options{Level: cades.T, Defect: cades.BrokenContentTimestamp, ContentTimestampTime: tsTime.Add(time.Minute)},
+			passed(formatT, "TIMESTAMP_INVALID")},
+		{"a broken signature time-stamp after the archive time-stamp", cades.Options{Level: cades.LTA, Defect: cades.BrokenSignatureTimestamp, TimestampTime: signedYesterday.Add(time.Hour)},
+			passed(formatLTA, "TIMESTAMP_INVALID")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			o := tt.opts
+			o.SigningTime = signedYesterday
+			sig := s.sign(t, content, o)
+			sum, err := validate(s.v, document(sig, content, false), s.at)
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 1)
+			got := sum.Signatures[0]
+			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			is.Equal(got.Indication, tt.want.indication)              // indication
+			is.Equal(deref(got.SubIndication), tt.want.subIndication) // subIndication
+			is.Equal(got.SignatureFormat, tt.want.format)             // signatureFormat
+			for _, w := range tt.want.warnings {
+				is.True(slices.Contains(codes(got.Warnings), w)) // expected warning present
+			}
+		})
+	}
+}
