@@ -12,6 +12,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/xades"
 )
 
 // Issue 22, "A broken time-stamp is not a broken signature", for PAdES
@@ -111,6 +112,48 @@ func TestCAdESTimestampOrder(t *testing.T) {
 			for _, w := range tt.want.warnings {
 				is.True(slices.Contains(codes(got.Warnings), w)) // expected warning present
 			}
+		})
+	}
+}
+
+// The same ordering for XAdES through the front door: an
+// AllDataObjectsTimeStamp after the SignatureTimeStamp, an
+// ArchiveTimeStamp before it, and the ordinary order.
+func TestXAdESTimestampOrder(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	content := []byte("<doc>time-stamps in order</doc>")
+	tsTime := signedYesterday.Add(time.Hour)
+	tests := []struct {
+		name string
+		opts xades.Options
+		sub  verdict.SubIndication // "" for TOTAL_PASSED
+	}{
+		{"content, signature, archive in order", xades.Options{Level: xades.LTA, AllDataObjectsTimestamp: true}, ""},
+		{"content time-stamp after the signature time-stamp", xades.Options{Level: xades.T, AllDataObjectsTimestamp: true, ContentTimestampTime: tsTime.Add(time.Minute)},
+			verdict.SubTimestampOrderFailure},
+		{"archive time-stamp before the signature time-stamp", xades.Options{Level: xades.LTA, ArchiveTime: tsTime.Add(-time.Minute)}, verdict.SubTimestampOrderFailure},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			o := tt.opts
+			o.PKI, o.Signer, o.SigningTime, o.TimestampTime = p, p.SignerRSA, signedYesterday, tsTime
+			sig, err := xades.Sign(content, o)
+			is.NoErr(err)
+			sum, err := validate(s.v, validation.Document{Name: "signature.xml", Data: sig}, s.at)
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 1)
+			got := sum.Signatures[0]
+			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			if tt.sub == "" {
+				is.Equal(got.Indication, verdict.TotalPassed)
+				return
+			}
+			is.Equal(got.Indication, verdict.Indeterminate)
+			is.Equal(deref(got.SubIndication), tt.sub)
 		})
 	}
 }
