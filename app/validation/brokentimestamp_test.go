@@ -10,6 +10,7 @@ import (
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/jades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/xades"
@@ -148,6 +149,88 @@ func TestXAdESTimestampOrder(t *testing.T) {
 			is.Equal(sum.SignatureCount, 1)
 			got := sum.Signatures[0]
 			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			is.Equal(got.SignatureFormat, "PAdES_BASELINE_LTA")
+			if tt.sub == "" {
+				is.Equal(got.Indication, verdict.TotalPassed)
+				return
+			}
+			is.Equal(got.Indication, verdict.Indeterminate)
+			is.Equal(deref(got.SubIndication), tt.sub)
+		})
+	}
+}
+
+// And for JAdES: an arcTst before the sigTst it covers, and the ordinary
+// order.
+func TestJAdESTimestampOrder(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	content := []byte(`{"order":"time-stamps in order"}`)
+	tsTime := signedYesterday.Add(time.Hour)
+	tests := []struct {
+		name    string
+		archive time.Time // zero: the fixture's default, after the sigTst
+		sub     verdict.SubIndication
+	}{
+		{"sigTst, then arcTst", time.Time{}, ""},
+		{"arcTst before the sigTst", tsTime.Add(-time.Minute), verdict.SubTimestampOrderFailure},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			sig, _, err := jades.Sign(content, jades.Options{PKI: p, Signer: p.SignerRSA, Level: jades.LTA, SigningTime: signedYesterday,
+				TimestampTime: tsTime, ArchiveTime: tt.archive})
+			is.NoErr(err)
+			sum, err := validate(s.v, validation.Document{Name: "signature.json", Data: sig}, s.at)
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 1)
+			got := sum.Signatures[0]
+			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			is.Equal(got.SignatureFormat, "PAdES_BASELINE_LTA")
+			if tt.sub == "" {
+				is.Equal(got.Indication, verdict.TotalPassed)
+				return
+			}
+			is.Equal(got.Indication, verdict.Indeterminate)
+			is.Equal(deref(got.SubIndication), tt.sub)
+		})
+	}
+}
+
+// And for PAdES: a document time-stamp after the DSS, an archive
+// time-stamp of the signature (LTA), generated before the signature
+// time-stamp of the CMS it covers; and after it. (A document time-stamp
+// with no DSS before it is the signature's signature time-stamp, as DSS
+// reads it: two signature time-stamps are not ordered.)
+func TestPAdESTimestampOrder(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	signedAt := s.at.Add(-2 * time.Hour) // the signature time-stamp a minute later
+	tests := []struct {
+		name string
+		at   time.Time // of the document time-stamp
+		sub  verdict.SubIndication
+	}{
+		{"document time-stamp after the signature time-stamp", signedAt.Add(time.Hour), ""},
+		{"document time-stamp before the signature time-stamp", signedAt, verdict.SubTimestampOrderFailure},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			d := pades.New(1)
+			is.NoErr(d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: signedAt}))
+			is.NoErr(d.AddDSS(pades.DSSOptions{PKI: p, At: signedAt.Add(30 * time.Minute)}))
+			is.NoErr(d.AddDocumentTimestamp(pades.TimestampOptions{PKI: p, At: tt.at}))
+			sum, err := validate(s.v, validation.Document{Name: "doc.pdf", Data: d.Bytes()}, s.at)
+			is.NoErr(err)
+			is.Equal(sum.SignatureCount, 1)
+			got := sum.Signatures[0]
+			t.Logf("%s %s %v warnings=%v errors=%v", got.Indication, got.SignatureFormat, deref(got.SubIndication), codes(got.Warnings), codes(got.Errors))
+			is.Equal(got.SignatureFormat, "PAdES_BASELINE_LTA")
 			if tt.sub == "" {
 				is.Equal(got.Indication, verdict.TotalPassed)
 				return
