@@ -250,6 +250,18 @@ func TestValidateFixtureGrid(t *testing.T) {
 	// signatureFormat is the structure's LTA, as DSS reports it; the
 	// evidence supports only LT and a warning says so (0018 "Level").
 	at(cades.BrokenArchiveTimestamp, cades.LTA, cades.Options{}, passed(formatLTA, "ARCHIVE_TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"))
+	// A broken time-stamp is not a broken signature (issue 22): the
+	// signature is judged on its own value and data; the time-stamp is a
+	// warning and gives no proof of existence, and without an intact
+	// signature time-stamp the evidence supports B.
+	for _, l := range every[1:] {
+		at(cades.BrokenSignatureTimestamp, l, cades.Options{}, passed(formats[l], "TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"))
+		at(cades.BrokenTimestampToken, l, cades.Options{}, passed(formats[l], "TIMESTAMP_INVALID", "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"))
+	}
+	for _, l := range every {
+		at(cades.BrokenContentTimestamp, l, cades.Options{}, passed(formats[l], "TIMESTAMP_INVALID"))
+		at(cades.BrokenContentTimestamp, l, cades.Options{Detached: true}, passed(formats[l], "TIMESTAMP_INVALID"))
+	}
 
 	// Detached, RSA-PSS and ECDSA: the well-formed signature at every
 	// level.

@@ -136,6 +136,9 @@ type validation struct {
 	// entry names the time-stamp entry validated (ValidateTimestamp);
 	// "" for a signature.
 	entry string
+	// disorder says how the signature's time-stamps contradict each
+	// other (order.go); "" when they do not.
+	disorder string
 }
 
 // begin starts recording building block name: the checks and warnings
@@ -191,6 +194,7 @@ func (v *validation) run() {
 	// them.
 	v.begin(FC)
 	v.r.BestSignatureTime = v.timeMark(v.timestamps())
+	v.disorder = disorder(sig.Timestamps[:min(len(sig.Timestamps), MaxTimestamps)])
 	v.level()
 	if len(sig.CounterSignatures) > 0 {
 		v.warn("Are the counter-signatures validated?", CodeCounterSignaturesNotValidated, "%d counter-signature(s) present and not validated", len(sig.CounterSignatures))
@@ -661,6 +665,11 @@ func (v *validation) path(p certpath.Path) judged {
 	j := judged{status: status}
 	j.basic = v.basic(p, status, &j.checks)
 	j.final = j.basic
+	if o, ok := v.order(j.basic, &j.longTerm); !ok {
+		j.final = o
+		j.longTerm.Conclusion = Conclusion{Indication: o.indication, SubIndication: o.sub, Errors: []verdict.Message{{Code: string(o.sub), Message: o.message}}}
+		return j
+	}
 	switch j.basic.sub {
 	case verdict.SubRevokedNoPOE, verdict.SubRevokedCANoPOE, verdict.SubOutOfBoundsNoPOE, verdict.SubTryLater:
 		j.final = v.withTime(p, status, j.basic, &j.longTerm)
