@@ -77,7 +77,7 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 			return nil, errors.New("validation: the zero Option")
 		}
 		if err := o.apply(&s); err != nil {
-			return nil, fmt.Errorf("validation: %s: %w", o.name, err)
+			return nil, &OptionError{Option: o.name, Err: err}
 		}
 	}
 	if err := s.exclusive(
