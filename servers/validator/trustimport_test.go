@@ -65,6 +65,14 @@ func TestTrustImport(t *testing.T) {
 	for _, territory := range []string{"EU", "DE", "FR", "CH"} {
 		is.Equal(lists[territory].Authenticity, "VALID")
 	}
+
+	// A tampered copy later is refused and leaves the stored one, and its
+	// bookkeeping, as they were.
+	code, out, _ = command(t, env, "trust", "import", bad["FR"])
+	is.Equal(code, 1)
+	is.Equal(out, bad["FR"]+"\tFR\tINVALID\trefused: its own signature is INVALID (ALTERED)\n")
+	after := status()
+	is.Equal(after["FR"], lists["FR"])
 }
 
 // TestTrustImportErrors: the usage errors and the lists that cannot be
@@ -74,6 +82,8 @@ func TestTrustImportErrors(t *testing.T) {
 	eco, env := ecosystem(t)
 	dir := t.TempDir()
 	good := listFiles(t, eco, dir, nil)
+	tampered := listFiles(t, eco, t.TempDir(), map[string]tl.Defect{"EU": tl.Tampered})
+	wrong := listFiles(t, eco, t.TempDir(), map[string]tl.Defect{"DE": tl.WrongSigner})
 	missing := filepath.Join(dir, "nope.xml")
 	notList := write(t, dir, "catalog.xml", []byte(`<?xml version="1.0"?><catalog/>`))
 	tests := []struct {
@@ -90,6 +100,11 @@ func TestTrustImportErrors(t *testing.T) {
 			good["DE"] + "\tDE\tUNCHECKED\trefused: the list of DE needs the list of trusted lists that points to it, given or cached\n", ""},
 		{"a file that is no list", []string{notList}, 1,
 			notList + "\t?\tUNCHECKED\trefused: does not parse: trustlist: unparseable trusted list: not a TrustServiceStatusList: root element is {}catalog\n", ""},
+		{"a tampered LOTL: neither it nor the lists it points to", []string{tampered["EU"], tampered["DE"]}, 1,
+			tampered["EU"] + "\tEU\tINVALID\trefused: its own signature is INVALID (ALTERED)\n" +
+				tampered["DE"] + "\tDE\tUNCHECKED\trefused: not checked: the list of trusted lists that points to it was refused\n", ""},
+		{"a member list signed by a key its pointer does not name", []string{good["EU"], wrong["DE"]}, 1,
+			good["EU"] + "\tEU\tVALID\tstored\n" + wrong["DE"] + "\tDE\tINDETERMINATE\trefused: its own signature is INDETERMINATE (SIGNER_NOT_ALLOWED)\n", ""},
 		{"two LOTLs", []string{good["EU"], good["EU"]}, 1,
 			good["EU"] + "\tEU\tVALID\tstored\n" + good["EU"] + "\tEU\tUNCHECKED\trefused: a second list of trusted lists\n", ""},
 	}
