@@ -13,7 +13,10 @@
 // untrusted certificates ([WithCertificates]); how revocation data is
 // fetched ([Offline], [WithEgress]); the validation time ([WithTime],
 // [WithClock]); the logger; the formats read ([WithFormats]). An option
-// New cannot use is an error that names it.
+// New cannot use is an [OptionError] that names it. Over the service's
+// own cache ([WithListStore]), [Validator.Import] stores list files
+// copied from a connected machine, each checked as a refresh checks it
+// (the air-gapped installation).
 //
 //	v, err := validation.New(ctx, validation.Offline())
 //	...

@@ -28,6 +28,18 @@ type Option struct {
 // String names the option, as New's errors do.
 func (o Option) String() string { return o.name }
 
+// OptionError is New's error for an option that cannot be used: a file
+// it names that cannot be read, a value out of range. Option is the
+// option's name (Option.String), Err what is wrong with it.
+type OptionError struct {
+	Option string
+	Err    error
+}
+
+func (e *OptionError) Error() string { return "validation: " + e.Option + ": " + e.Err.Error() }
+
+func (e *OptionError) Unwrap() error { return e.Err }
+
 // settings are what the options set, before New wires them.
 type settings struct {
 	logger *slog.Logger

@@ -54,6 +54,9 @@ type core struct {
 	readers    []ports.DocumentReader
 	revocation ports.RevocationSource
 	issuers    ports.CertificateSource
+	// importable: the list cache is the service's (WithListStore), which
+	// Import may write.
+	importable bool
 	// certificates are the untrusted certificates of WithCertificates.
 	certificates []*x509.Certificate
 	// algorithms are the cryptographic constraints every validation
@@ -77,7 +80,7 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 			return nil, errors.New("validation: the zero Option")
 		}
 		if err := o.apply(&s); err != nil {
-			return nil, fmt.Errorf("validation: %s: %w", o.name, err)
+			return nil, &OptionError{Option: o.name, Err: err}
 		}
 	}
 	if err := s.exclusive(
@@ -126,6 +129,7 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline),
 		issuers:      egress.NewIssuerSource(client, s.logger, s.offline),
 		certificates: s.certificates,
+		importable:   s.listStore != nil,
 	}
 	if s.readers != nil {
 		c.readers = s.readers

@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"time"
@@ -34,14 +35,8 @@ func ValidationOptions(cfg config.Validator, logger *slog.Logger, clock func() t
 		lotl.Signers = certs
 	}
 	opts := []validation.Option{
-		validation.WithLogger(logger),
-		validation.WithClock(clock),
 		validation.WithListStore(cache),
 		validation.WithEULOTL(lotl),
-		validation.WithFreshness(freshness.Thresholds{WarnAfter: cfg.Trust.WarnAfter, FailAfter: cfg.Trust.FailAfter,
-			FailureThreshold: cfg.Trust.FailureThreshold, WithdrawalWindow: cfg.Trust.WithdrawalWindow}),
-		validation.WithEgress(validation.Egress{ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
-			AllowedHosts: cfg.Egress.AllowedHosts, AllowPrivateNetworks: !cfg.Egress.DenyPrivateNetworks}),
 	}
 	if cfg.Swiss.Enabled {
 		swiss := validation.TrustedList{URL: cfg.Swiss.TLURL, SignersFrom: cfg.Swiss.TLSignerCert.Path}
@@ -53,6 +48,33 @@ func ValidationOptions(cfg config.Validator, logger *slog.Logger, clock func() t
 		}
 		opts = append(opts, validation.WithSwissList(swiss))
 	}
+	return append(opts, listlessOptions(cfg, logger, clock)...), nil
+}
+
+// ValidationOptionsWithListFiles are ValidationOptions with the trusted
+// lists of the given files (validation.WithTrustedListFiles, signers
+// authenticating the LOTL and the Swiss list) in place of the configured
+// lists and their cache: the cache is neither opened, read nor written,
+// and the configured signers are not read. The private CA directory,
+// egress, offline validation, the freshness thresholds, the logger and
+// the clock are cfg's. The validate command's --trusted-list builds its
+// validator from them; New reports a file it cannot use as a
+// *validation.OptionError for WithTrustedListFiles.
+func ValidationOptionsWithListFiles(cfg config.Validator, logger *slog.Logger, clock func() time.Time, signers []*x509.Certificate, files ...string) []validation.Option {
+	return append([]validation.Option{validation.WithTrustedListFiles(signers, files...)}, listlessOptions(cfg, logger, clock)...)
+}
+
+// listlessOptions are the options of cfg that do not concern the
+// trusted lists.
+func listlessOptions(cfg config.Validator, logger *slog.Logger, clock func() time.Time) []validation.Option {
+	opts := []validation.Option{
+		validation.WithLogger(logger),
+		validation.WithClock(clock),
+		validation.WithFreshness(freshness.Thresholds{WarnAfter: cfg.Trust.WarnAfter, FailAfter: cfg.Trust.FailAfter,
+			FailureThreshold: cfg.Trust.FailureThreshold, WithdrawalWindow: cfg.Trust.WithdrawalWindow}),
+		validation.WithEgress(validation.Egress{ProxyHost: cfg.Egress.ProxyHost, ProxyPort: cfg.Egress.ProxyPort,
+			AllowedHosts: cfg.Egress.AllowedHosts, AllowPrivateNetworks: !cfg.Egress.DenyPrivateNetworks}),
+	}
 	if cfg.PrivateCA.Enabled {
 		opts = append(opts, validation.WithPrivateCADirectory(cfg.PrivateCA.Directory.Path))
 	}
@@ -62,5 +84,5 @@ func ValidationOptions(cfg config.Validator, logger *slog.Logger, clock func() t
 	if cfg.Offline {
 		opts = append(opts, validation.Offline())
 	}
-	return opts, nil
+	return opts
 }

@@ -73,15 +73,15 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 	if command != nil {
 		// The commands validate and read the trust store through the
 		// front door alone: no control database, session nor schedule.
+		if vc != nil {
+			return vc.run(ctx, cfg, logger, reg, stdout, stderr)
+		}
 		opts, err := validator.ValidationOptions(cfg, logger, time.Now)
 		if err != nil {
 			logger.Error("start-up failed", slog.String("error", err.Error()))
 			return 1
 		}
 		opts = append(opts, validation.WithRegistry(reg))
-		if vc != nil {
-			return vc.run(ctx, opts, stdout, stderr)
-		}
 		v, err := validation.New(ctx, opts...)
 		if err != nil {
 			logger.Error("start-up failed", slog.String("error", err.Error()))

@@ -7,15 +7,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/keystore"
+	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/app/validator"
 )
 
-const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--offline] [--dev]`
+const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--trusted-list FILE [--trusted-list-signer CERT]...]... [--certificate CERT]... [--offline] [--dev]`
 
 // validateCommand is `validate`: the same JSON as POST /api/validate,
 // without a server.
@@ -24,8 +28,15 @@ type validateCommand struct {
 	detached []string
 	at       time.Time
 	anchors  []string
-	offline  bool
-	dev      bool
+	// lists are the trusted-list files of --trusted-list, signers the
+	// certificate files of --trusted-list-signer: when lists are given
+	// they replace the configured lists and the cache is not touched.
+	lists, signers []string
+	// certificates are the files of --certificate: untrusted
+	// certificates, intermediates or a signer's.
+	certificates []string
+	offline      bool
+	dev          bool
 }
 
 // repeated collects a flag given several times.
@@ -45,10 +56,13 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 		fs.PrintDefaults()
 	}
 	var vc validateCommand
-	var detached, anchors repeated
+	var detached, anchors, lists, signers, certificates repeated
 	at := fs.String("at", "", "validate at this RFC 3339 instant instead of now")
 	fs.Var(&detached, "detached", "detached signed data `FILE` (repeatable)")
 	fs.Var(&anchors, "trust-anchor", "extra trust anchor certificate `FILE`, PEM or DER, for this run (repeatable)")
+	fs.Var(&lists, "trusted-list", "validate against the trusted list (LOTL, member-state or Swiss list) in `FILE` instead of the configured lists and their cache; a LOTL's pointers are followed among the given files only (repeatable)")
+	fs.Var(&signers, "trusted-list-signer", "certificate `FILE`, PEM or DER, that may sign the LOTL or the Swiss list given with --trusted-list; without one they are reported unauthenticated (repeatable)")
+	fs.Var(&certificates, "certificate", "certificate `FILE`, PEM or DER, one or several, that may serve as an intermediate or identify a signer, trusted for nothing (repeatable)")
 	fs.BoolVar(&vc.offline, "offline", false, "fetch nothing: embedded revocation data and certificates only")
 	fs.BoolVar(&vc.dev, "dev", false, "trust the development fixture lists and PKI")
 	files, err := parseInterleaved(fs, args)
@@ -74,15 +88,27 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 		}
 		vc.at = t
 	}
+	if len(signers) > 0 && len(lists) == 0 {
+		fmt.Fprintln(stderr, "validate: --trusted-list-signer without --trusted-list: the signers authenticate the given lists")
+		fmt.Fprintln(stderr, validateUsage)
+		return nil, errors.New("signer without list")
+	}
+	if len(lists) > 0 && vc.dev {
+		fmt.Fprintln(stderr, "validate: --trusted-list with --dev: the development mode trusts its own lists")
+		fmt.Fprintln(stderr, validateUsage)
+		return nil, errors.New("lists with dev")
+	}
 	vc.detached, vc.anchors = detached, anchors
+	vc.lists, vc.signers, vc.certificates = lists, signers, certificates
 	return &vc, nil
 }
 
 // run validates the file through the validation front door built from
-// opts (the configuration's) and the command's flags, and prints the
-// summary. Exit codes: 0 for any validation result, 1 when the file
-// cannot be read or validated.
-func (vc *validateCommand) run(ctx context.Context, opts []validation.Option, stdout, stderr io.Writer) int {
+// cfg (its lists and cache, or the --trusted-list files) and the
+// command's flags, and prints the summary. Exit codes: 0 for any
+// validation result, 1 when a file cannot be read or the document cannot
+// be validated.
+func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, logger *slog.Logger, reg *formats.Registry, stdout, stderr io.Writer) int {
 	data, release, err := readFile(vc.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
@@ -99,17 +125,31 @@ func (vc *validateCommand) run(ctx context.Context, opts []validation.Option, st
 		defer release()
 		doc.Detached = append(doc.Detached, validation.Part{Name: filepath.Base(d), Data: b})
 	}
-	var anchors []*x509.Certificate
-	for _, f := range vc.anchors {
-		certs, err := keystore.ReadCertificateFile(f)
-		if err != nil {
-			fmt.Fprintf(stderr, "validate: --trust-anchor: %v\n", err)
-			return 1
-		}
-		anchors = append(anchors, certs...)
+	anchors, ok := readCertificates("--trust-anchor", vc.anchors, stderr)
+	if !ok {
+		return 1
 	}
+	signers, ok := readCertificates("--trusted-list-signer", vc.signers, stderr)
+	if !ok {
+		return 1
+	}
+	certificates, ok := readCertificates("--certificate", vc.certificates, stderr)
+	if !ok {
+		return 1
+	}
+	var opts []validation.Option
+	if len(vc.lists) > 0 {
+		opts = validator.ValidationOptionsWithListFiles(cfg, logger, time.Now, signers, vc.lists...)
+	} else if opts, err = validator.ValidationOptions(cfg, logger, time.Now); err != nil {
+		logger.Error("start-up failed", slog.String("error", err.Error()))
+		return 1
+	}
+	opts = append(opts, validation.WithRegistry(reg))
 	if len(anchors) > 0 {
 		opts = append(opts, validation.WithPrivateAnchors(anchors...))
+	}
+	if len(certificates) > 0 {
+		opts = append(opts, validation.WithCertificates(certificates...))
 	}
 	if !vc.at.IsZero() {
 		opts = append(opts, validation.WithTime(vc.at))
@@ -117,6 +157,10 @@ func (vc *validateCommand) run(ctx context.Context, opts []validation.Option, st
 	// Trusted lists come from the cache; in development mode the fixture
 	// lists are fetched from the local publisher first.
 	v, err := validation.New(ctx, opts...)
+	if oe := (*validation.OptionError)(nil); errors.As(err, &oe) && oe.Option == "WithTrustedListFiles" {
+		fmt.Fprintf(stderr, "validate: --trusted-list: %v\n", oe.Err)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
@@ -130,4 +174,20 @@ func (vc *validateCommand) run(ctx context.Context, opts []validation.Option, st
 		return 1
 	}
 	return printJSON(stdout, stderr, res.Summary)
+}
+
+// readCertificates reads the certificate files of flag, PEM (one
+// certificate or several) or DER; it says which file is unusable and
+// why, and returns false, for the first that holds no certificate.
+func readCertificates(flag string, files []string, stderr io.Writer) ([]*x509.Certificate, bool) {
+	var out []*x509.Certificate
+	for _, f := range files {
+		certs, err := keystore.ReadCertificateFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "validate: %s: %v\n", flag, err)
+			return nil, false
+		}
+		out = append(out, certs...)
+	}
+	return out, true
 }
