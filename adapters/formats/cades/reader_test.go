@@ -37,7 +37,7 @@ func applicable(d fixture.Defect, l fixture.Level) bool {
 	switch d {
 	case fixture.MissingRevocation:
 		return l >= fixture.LT
-	case fixture.TSANotTrusted:
+	case fixture.TSANotTrusted, fixture.BrokenSignatureTimestamp, fixture.BrokenTimestampToken:
 		return l >= fixture.T
 	case fixture.BrokenArchiveTimestamp:
 		return l == fixture.LTA
@@ -163,9 +163,12 @@ func checkFixture(t *testing.T, s ades.Signature, d fixture.Defect, l fixture.Le
 		t.Fatalf("%d signature time-stamps at %v", len(sts), l)
 	}
 	for _, ts := range sts {
-		if !ts.Imprint.Done || !ts.Imprint.Valid || !ts.Value.Valid || ts.TSACertificate == nil || ts.GenTime.IsZero() ||
+		// The broken time-stamps are broken in their evidence, and only
+		// there: the signature's own checks above hold.
+		okImprint, okValue := d != fixture.BrokenSignatureTimestamp, d != fixture.BrokenTimestampToken
+		if !ts.Imprint.Done || ts.Imprint.Valid != okImprint || !ts.Value.Done || ts.Value.Valid != okValue || ts.TSACertificate == nil || ts.GenTime.IsZero() ||
 			!ts.Reference.Present || !ts.Reference.DigestMatched || len(ts.Certificates) == 0 {
-			t.Errorf("signature time-stamp %+v", ts)
+			t.Errorf("signature time-stamp %+v, want imprint valid %v, value valid %v", ts, okImprint, okValue)
 		}
 	}
 	ats := timestampsOf(s, ades.ArchiveTimestamp)
