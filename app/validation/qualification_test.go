@@ -128,10 +128,13 @@ func TestQualificationFromPublishedList(t *testing.T) {
 		code string
 	}{
 		{"granted", func(*tl.Service) {}, qualification.QESig, ""},
+		// A CA withdrawn before the signature existed is no trust anchor
+		// for it (decision 0018): the signature is INDETERMINATE, and so
+		// is its qualification.
 		{"withdrawn before signing", func(svc *tl.Service) {
 			svc.Status, svc.StatusStart = tl.StatusWithdrawn, signedAt.Add(-24*time.Hour)
 			svc.History = []tl.Period{{Start: since}}
-		}, qualification.AdESig, qualification.CodeServiceNotGranted},
+		}, "INDETERMINATE_" + qualification.AdESig, qualification.CodeServiceNotGranted},
 		{"withdrawn after signing", func(svc *tl.Service) {
 			svc.Status, svc.StatusStart = tl.StatusWithdrawn, signedAt.Add(30*time.Minute)
 			svc.History = []tl.Period{{Start: since}}

@@ -3,6 +3,7 @@ package certpath
 import (
 	"bytes"
 	"crypto/x509"
+	"time"
 
 	"github.com/svc-dss/dss/domain/trust"
 )
@@ -152,4 +153,26 @@ func serviceCertificates(svc *trust.Service) [][]byte {
 func sameEntity(a, b *x509.Certificate) bool {
 	return bytes.Equal(a.Raw, b.Raw) ||
 		bytes.Equal(a.RawSubjectPublicKeyInfo, b.RawSubjectPublicKeyInfo) && namesMatch(a.RawSubject, b.RawSubject)
+}
+
+// NotApprovedAt reports whether a's service was in a status other than an
+// approved one ([trust.Status.Approved]: granted, accredited…) at t, and
+// returns that status's period: a CA whose service was withdrawn before
+// t is no trust anchor for an object that existed at t, one withdrawn
+// after t still is (EN 319 102-1 §5.2.4 and TS 119 615 §4.3, as DSS's
+// trust service status check; decision 0018).
+//
+// A private anchor, an anchor without a service, and a time before every
+// status its list gives, are not judged: NotApprovedAt returns false.
+// The caller chooses t: the best-signature-time for a signer's path, the
+// generation time for a time-stamp's.
+func (a Anchor) NotApprovedAt(t time.Time) (trust.Period, bool) {
+	if a.Private || a.Service == nil {
+		return trust.Period{}, false
+	}
+	p, ok := a.Service.StatusAt(t)
+	if !ok || p.Status.Approved() {
+		return trust.Period{}, false
+	}
+	return p, true
 }

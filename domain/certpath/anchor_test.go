@@ -174,3 +174,42 @@ func TestPrivateAnchor(t *testing.T) {
 	var nc *certpath.NoChainError
 	is.True(errors.As(err, &nc))
 }
+
+// EN 319 102-1 and TS 119 615, decision 0018: an anchor's service must be
+// in an approved status at the time the object existed; a withdrawal
+// after that time leaves the anchor trusted, and a private anchor has no
+// status to judge.
+func TestAnchorNotApprovedAt(t *testing.T) {
+	t.Parallel()
+	year := func(y int) time.Time { return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC) }
+	withdrawnIn := func(y int) *trust.Service {
+		return &trust.Service{Name: "CA", Status: trust.StatusWithdrawn, StatusStart: year(y),
+			History: []trust.StatusPeriod{{Status: trust.StatusGranted, Start: year(2017)}}}
+	}
+	tests := []struct {
+		name    string
+		anchor  certpath.Anchor
+		at      time.Time
+		refused bool
+		status  trust.Status
+	}{
+		{"granted, then withdrawn after the time", certpath.Anchor{Service: withdrawnIn(2022)}, year(2020), false, 0},
+		{"withdrawn before the time", certpath.Anchor{Service: withdrawnIn(2022)}, year(2023), true, trust.StatusWithdrawn},
+		{"withdrawn at the time", certpath.Anchor{Service: withdrawnIn(2022)}, year(2022), true, trust.StatusWithdrawn},
+		{"before any status", certpath.Anchor{Service: withdrawnIn(2022)}, year(2010), false, 0},
+		{"pre-eIDAS accredited", certpath.Anchor{Service: &trust.Service{Status: trust.StatusAccredited, StatusStart: year(2010)}}, year(2012), false, 0},
+		{"supervision ceased", certpath.Anchor{Service: &trust.Service{Status: trust.StatusSupervisionCeased, StatusStart: year(2010)}}, year(2012), true, trust.StatusSupervisionCeased},
+		{"deprecated at national level", certpath.Anchor{Service: &trust.Service{Status: trust.StatusDeprecatedAtNational, StatusStart: year(2010)}}, year(2012), true, trust.StatusDeprecatedAtNational},
+		{"private anchor", certpath.Anchor{Private: true}, year(2023), false, 0},
+		{"no service", certpath.Anchor{}, year(2023), false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			p, refused := tt.anchor.NotApprovedAt(tt.at)
+			is.Equal(refused, tt.refused)
+			is.Equal(p.Status, tt.status)
+		})
+	}
+}

@@ -194,6 +194,13 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 			continue
 		}
 		add(tsValid, OK, "", "the path ending at %s is valid at %s", anchorName(p.Anchor), stamp(control))
+		// The TSA's service must be approved when it produced the token
+		// (decision 0018).
+		if msg, refused := anchorRefused(p.Anchor, ts.GenTime); refused {
+			last, lastCode, lastSub = msg, CodeTimestampNotTrusted, verdict.SubNoCertificateChainFound
+			add(checkAnchorStatus, NotOK, lastCode, "%s", msg)
+			continue
+		}
 		good := true
 		links := p.Links()
 		status := make([]linkStatus, 0, len(links))

@@ -678,6 +678,7 @@ func (v *validation) path(p certpath.Path) judged {
 			Message: fmt.Sprintf("the basic validation concluded %s: past signature validation does not apply", orPassed(j.basic))})
 	}
 	j.final = v.issuedBefore(p, j.final, &j.longTerm)
+	j.final = v.anchorStatus(p, j.final, &j.longTerm)
 	j.final = v.cryptoWithTime(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
 	if j.final.indication != verdict.TotalPassed {

@@ -1,7 +1,6 @@
 package qualification
 
 import (
-	"slices"
 	"time"
 
 	"github.com/svc-dss/dss/domain/trust"
@@ -29,35 +28,14 @@ type entry struct {
 	asi        []string
 }
 
-// timeline expands a listing into its periods, newest first, as TS 119 612
-// reads them (§5.5.4, §5.6): the current status is in force from its
-// StatusStartingTime on, and each history entry was in force from its own
-// StatusStartingTime until the next later period began. Lists give the
-// history newest first; the order is not relied on.
-//
-// A history entry that starts when the current status does or later
-// contradicts it, since history is what held before. Such an entry is left
-// out: were it sorted in by its date, a forged or misdated entry would put
-// an older status back in force over the current one.
+// timeline expands a listing into its periods, newest first, as
+// [trust.Service.Timeline] reads them.
 func timeline(l Listing) []entry {
 	s := l.Service
-	if s == nil {
-		return nil
-	}
-	out := []entry{{listing: l, name: s.Name, typ: s.Type, typeURI: s.TypeURI, status: s.Status, statusURI: s.StatusURI,
-		start: s.StatusStart, quals: s.Qualifications, asi: s.AdditionalInfo}}
-	for _, h := range s.History {
-		if !h.Start.Before(s.StatusStart) {
-			continue
-		}
-		out = append(out, entry{listing: l, name: s.Name, typ: h.Type, typeURI: h.TypeURI, status: h.Status, statusURI: h.StatusURI,
-			start: h.Start, quals: h.Qualifications, asi: h.AdditionalInfo})
-	}
-	// Stable, so that of two history entries with one start the one listed
-	// first (the newer, lists being newest first) is in force.
-	slices.SortStableFunc(out[1:], func(a, b entry) int { return b.start.Compare(a.start) })
-	for i := 1; i < len(out); i++ {
-		out[i].end = out[i-1].start
+	var out []entry
+	for _, p := range s.Timeline() {
+		out = append(out, entry{listing: l, name: s.Name, typ: p.Type, typeURI: p.TypeURI, status: p.Status, statusURI: p.StatusURI,
+			start: p.Start, end: p.End, quals: p.Qualifications, asi: p.AdditionalInfo})
 	}
 	return out
 }
