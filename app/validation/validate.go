@@ -100,7 +100,9 @@ func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Val
 func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
 // Validate validates every signature of doc against one trust snapshot
-// (validation-service.md §1), and every time-stamp that is an entry of
+// (validation-service.md §1), counter-signatures included, each by the
+// same process and reported right after the signature it counter-signs
+// (docs/decisions/0017), and every time-stamp that is an entry of
 // doc of its own (a time-stamp-only container, a bare RFC 3161
 // time-stamp with its data: docs/decisions/0032). A failed signature is
 // a result, not an error: the error is for a document that cannot be
