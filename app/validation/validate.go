@@ -100,7 +100,9 @@ func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Val
 func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
 // Validate validates every signature of doc against one trust snapshot
-// (validation-service.md §1), and every time-stamp that is an entry of
+// (validation-service.md §1), counter-signatures included, each by the
+// same process and reported right after the signature it counter-signs
+// (docs/decisions/0017), and every time-stamp that is an entry of
 // doc of its own (a time-stamp-only container, a bare RFC 3161
 // time-stamp with its data: docs/decisions/0032). A failed signature is
 // a result, not an error: the error is for a document that cannot be
@@ -144,7 +146,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 	if err != nil {
 		return nil, err
 	}
-	sigs, entries := contents.Signatures, contents.Timestamps
+	sigs, entries := withCounterSignatures(contents.Signatures), contents.Timestamps
 	// Signatures are independent: they are validated side by side, on as
 	// many cores as there are, and reported in document order.
 	reports := make([]verdict.SignatureReport, len(sigs))
@@ -197,6 +199,37 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 	warnUnsignedParts(reports, in.Detached, sigs)
 	sum := verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds)).WithTimestamps(entryReports)
 	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
+}
+
+// withCounterSignatures returns sigs with each signature's
+// counter-signatures after it, depth first, so that every
+// counter-signature is validated and reported as a signature of its own
+// by the same process (its CounterSignatureOf names its parent). The
+// readers bound their number and nesting (MaxSignatures,
+// MaxCounterSignatureDepth).
+func withCounterSignatures(sigs []ades.Signature) []ades.Signature {
+	n := 0
+	var count func([]ades.Signature)
+	count = func(ss []ades.Signature) {
+		for _, s := range ss {
+			n++
+			count(s.CounterSignatures)
+		}
+	}
+	count(sigs)
+	if n == len(sigs) {
+		return sigs
+	}
+	all := make([]ades.Signature, 0, n)
+	var add func([]ades.Signature)
+	add = func(ss []ades.Signature) {
+		for _, s := range ss {
+			all = append(all, s)
+			add(s.CounterSignatures)
+		}
+	}
+	add(sigs)
+	return all
 }
 
 // read finds the reader of doc's format and reads what doc holds: its

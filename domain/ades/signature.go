@@ -151,8 +151,13 @@ type Signature struct {
 	// TimeMark is the signature's time-mark, an OCSP response standing
 	// where a signature time-stamp stands; nil when it has none.
 	TimeMark *TimeMark
-	// CounterSignatures are signatures over this one.
+	// CounterSignatures are signatures over this one, each with
+	// CounterSignatureOf set to this signature's ID; their only data
+	// object is this signature's value.
 	CounterSignatures []Signature
+	// CounterSignatureOf is the ID of the signature this one
+	// counter-signs; empty for a signature of the document.
+	CounterSignatureOf string
 
 	// Problems are format findings that do not fit a field above (an
 	// unsupported attribute, a malformed optional element), with stable

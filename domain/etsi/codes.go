@@ -24,7 +24,7 @@ const (
 	CodeExpiredAfterPOE               = "EXPIRED_AFTER_POE"
 	CodeLevelNotSupported             = "LEVEL_NOT_SUPPORTED_BY_EVIDENCE"
 	CodeTooManyTimestamps             = "TOO_MANY_TIMESTAMPS"
-	CodeCounterSignaturesNotValidated = "COUNTER_SIGNATURES_NOT_VALIDATED"
+	CodeCounterSignaturesNotValidated = "COUNTER_SIGNATURES_NOT_VALIDATED" // retired, reserved: counter-signatures are validated (decision 0017)
 	// CodeTimeMarkNonceMismatch is the code of the error of a BDOC 2.1
 	// time-mark whose nonce is not the digest of the signature value
 	// (TOTAL_FAILED/SIG_CONSTRAINTS_FAILURE, docs/decisions/0031): the

@@ -45,6 +45,7 @@ func Report(sig ades.Signature, r Result) verdict.SignatureReport {
 		c := sig.Container
 		rep.Container = &c
 	}
+	rep.CounterSignatureOf = sig.CounterSignatureOf
 	for _, d := range sig.DataObjects {
 		// A container's files are named in it; a supplied part by its
 		// upload name.

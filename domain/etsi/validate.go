@@ -190,15 +190,13 @@ func (v *validation) concludeCode(name string, indication verdict.Indication, su
 func (v *validation) run() {
 	sig := v.sig
 	// Facts independent of the outcome: proofs of existence, level. The
-	// level and the counter-signatures are format matters: FC records
-	// them.
+	// level is a format matter: FC records it. Counter-signatures are
+	// signatures of their own, validated by this process when the caller
+	// gives them (ades.Signature.CounterSignatureOf).
 	v.begin(FC)
 	v.r.BestSignatureTime = v.timeMark(v.timestamps())
 	v.disorder = disorder(sig.Timestamps[:min(len(sig.Timestamps), MaxTimestamps)])
 	v.level()
-	if len(sig.CounterSignatures) > 0 {
-		v.warn("Are the counter-signatures validated?", CodeCounterSignaturesNotValidated, "%d counter-signature(s) present and not validated", len(sig.CounterSignatures))
-	}
 	v.late, v.r.Warnings = v.r.Warnings, []verdict.Message{}
 
 	// 5.2.2 Format checking: the reader says which of its findings make

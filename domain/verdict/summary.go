@@ -18,13 +18,17 @@ const (
 // validate command (validation-service.md §2).
 type ValidationSummary struct {
 	// Valid is true when the document holds at least one signature or
-	// time-stamp entry, every signature is TOTAL_PASSED and every
-	// time-stamp entry PASSED (docs/decisions/0017 and 0032).
+	// time-stamp entry, every signature of the document is TOTAL_PASSED
+	// and every time-stamp entry PASSED (docs/decisions/0017 and 0032).
+	// Counter-signatures do not decide it: each is reported with its own
+	// verdict, and a failed one leaves the signature it counter-signs,
+	// and the document, as they are (docs/decisions/0017).
 	Valid          bool   `json:"valid"`
 	DocumentName   string `json:"documentName"`
 	DocumentSHA256 string `json:"documentSha256"`
-	// SignatureCount is the number of signatures; time-stamp entries are
-	// not counted.
+	// SignatureCount is the number of signatures, counter-signatures
+	// included (as DSS's SignaturesCount); time-stamp entries are not
+	// counted.
 	SignatureCount int               `json:"signatureCount"`
 	Signatures     []SignatureReport `json:"signatures"`
 	// Timestamps are the time-stamps that are entries of the document of
@@ -72,8 +76,13 @@ type TimestampEntryReport struct {
 // SignatureReport is the verdict on one signature (validation-service.md
 // §2). Qualification fields are null outside their framework.
 type SignatureReport struct {
-	SignatureID     string `json:"signatureId"`
-	SignatureFormat string `json:"signatureFormat"`
+	SignatureID string `json:"signatureId"`
+	// CounterSignatureOf is the signatureId of the signature this one
+	// counter-signs (its parent, reported before it); omitted for a
+	// signature of the document (not in the specification's table;
+	// docs/decisions/0017).
+	CounterSignatureOf string `json:"counterSignatureOf,omitempty"`
+	SignatureFormat    string `json:"signatureFormat"`
 	// Indication is TOTAL_PASSED, TOTAL_FAILED or INDETERMINATE.
 	Indication Indication `json:"indication"`
 	// SubIndication is the ETSI sub-indication; null when TOTAL_PASSED.
@@ -172,7 +181,7 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 		}
 		r.Warnings = append(r.Warnings, trustAnnotations(r, td)...)
 		r.Warnings = append(r.Warnings, qualificationAnnotation(r, td)...)
-		if r.Indication != TotalPassed {
+		if r.Indication != TotalPassed && r.CounterSignatureOf == "" {
 			s.Valid = false
 		}
 		s.Signatures[i] = r
@@ -183,7 +192,8 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 // WithTimestamps returns s with the reports of the document's time-stamp
 // entries, in document order, and valid decided over signatures and
 // entries together: true when there is at least one of either and every
-// signature is TOTAL_PASSED and every entry PASSED. signatureCount is
+// signature of the document (counter-signatures aside) is TOTAL_PASSED
+// and every entry PASSED. signatureCount is
 // unchanged. Empty lists are written as [], as Summarize does.
 func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) ValidationSummary {
 	if len(entries) == 0 {
@@ -191,7 +201,7 @@ func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) Valida
 	}
 	valid := true
 	for _, r := range s.Signatures {
-		valid = valid && r.Indication == TotalPassed
+		valid = valid && (r.Indication == TotalPassed || r.CounterSignatureOf != "")
 	}
 	s.Timestamps = make([]TimestampEntryReport, len(entries))
 	for i, e := range entries {

@@ -20,6 +20,9 @@ func TestSummarizeValid(t *testing.T) {
 	passed := verdict.SignatureReport{SignatureID: "S1", Indication: verdict.TotalPassed}
 	failed := verdict.SignatureReport{SignatureID: "S2", Indication: verdict.TotalFailed, SubIndication: sub(verdict.SubHashFailure)}
 	unsure := verdict.SignatureReport{SignatureID: "S3", Indication: verdict.Indeterminate, SubIndication: sub(verdict.SubNoCertificateChainFound)}
+	// Counter-signatures of S1 (decision 0017): counted, not deciding valid.
+	counterFailed := verdict.SignatureReport{SignatureID: "S4", CounterSignatureOf: "S1", Indication: verdict.TotalFailed, SubIndication: sub(verdict.SubSigCryptoFailure)}
+	counterPassed := verdict.SignatureReport{SignatureID: "S5", CounterSignatureOf: "S1", Indication: verdict.TotalPassed}
 	tests := []struct {
 		name    string
 		reports []verdict.SignatureReport
@@ -30,6 +33,8 @@ func TestSummarizeValid(t *testing.T) {
 		{"all passed", []verdict.SignatureReport{passed, passed}, true},
 		{"one failed", []verdict.SignatureReport{passed, failed}, false},
 		{"one indeterminate", []verdict.SignatureReport{unsure, passed}, false},
+		{"a failed counter-signature leaves a passed signature valid", []verdict.SignatureReport{passed, counterFailed}, true},
+		{"a passed counter-signature does not make a failed signature valid", []verdict.SignatureReport{failed, counterPassed}, false},
 	}
 	for _, tt := range tests {
 		s := verdict.Summarize("doc.p7m", sha256.Sum256([]byte("x")), tt.reports, verdict.TrustData{})
@@ -47,10 +52,14 @@ func TestSummaryJSON(t *testing.T) {
 	s := verdict.Summarize("contract.p7m", sha256.Sum256([]byte("signed bytes")), []verdict.SignatureReport{{
 		SignatureID: "S-1", SignatureFormat: "CAdES_BASELINE_LT", Indication: verdict.TotalPassed,
 		TrustFramework: verdict.FrameworkEUEIDAS, AnchorCountry: &eu, AnchorDataAuthenticated: true,
+	}, {
+		SignatureID: "S-2", CounterSignatureOf: "S-1", SignatureFormat: "CAdES_BASELINE_B", Indication: verdict.TotalPassed,
+		TrustFramework: verdict.FrameworkEUEIDAS, AnchorCountry: &eu, AnchorDataAuthenticated: true,
 	}}, verdict.NewTrustData(snapshot(), issued.Add(time.Hour), th))
 	raw, err := json.Marshal(s)
 	is.NoErr(err)
-	want := `{"valid":true,"documentName":"contract.p7m","documentSha256":"` + s.DocumentSHA256 + `","signatureCount":1,"signatures":[{"signatureId":"S-1","signatureFormat":"CAdES_BASELINE_LT","indication":"TOTAL_PASSED","subIndication":null,"trustFramework":"EU_EIDAS","anchorCountry":"DE","eidasQualification":null,"swissQualification":null,"handwrittenEquivalent":null,"anchorDataAuthenticated":true,"errors":[],"warnings":[],"container":null}],"trustData":`
+	want := `{"valid":true,"documentName":"contract.p7m","documentSha256":"` + s.DocumentSHA256 + `","signatureCount":2,"signatures":[{"signatureId":"S-1","signatureFormat":"CAdES_BASELINE_LT","indication":"TOTAL_PASSED","subIndication":null,"trustFramework":"EU_EIDAS","anchorCountry":"DE","eidasQualification":null,"swissQualification":null,"handwrittenEquivalent":null,"anchorDataAuthenticated":true,"errors":[],"warnings":[],"container":null},` +
+		`{"signatureId":"S-2","counterSignatureOf":"S-1","signatureFormat":"CAdES_BASELINE_B","indication":"TOTAL_PASSED","subIndication":null,"trustFramework":"EU_EIDAS","anchorCountry":"DE","eidasQualification":null,"swissQualification":null,"handwrittenEquivalent":null,"anchorDataAuthenticated":true,"errors":[],"warnings":[],"container":null}],"trustData":`
 	is.Equal(string(raw[:len(want)]), want)
 	is.Equal(s.DocumentSHA256, "d6eade346b42f707c1684aa3d3c029ab0809164b8b878fcccf56fe1d83b3dc1d") // SHA-256 of "signed bytes"
 }

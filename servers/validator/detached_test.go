@@ -11,6 +11,7 @@ import (
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/xades"
 )
 
 // unsignedParts are the messages of r's DETACHED_PART_NOT_SIGNED warnings.
@@ -47,6 +48,32 @@ func TestValidateDetachedPartsREST(t *testing.T) {
 	warned := unsignedParts(r)
 	is.Equal(len(warned), 1)
 	is.True(strings.Contains(warned[0], `"detached.bin"`)) // names the part no signature covers
+}
+
+// Issue 22, through POST /api/validate: a counter-signature is reported
+// as a signature of its own after its parent, counterSignatureOf naming
+// the parent's signatureId, and counted in signatureCount; the parent's
+// report has no counterSignatureOf (decision 0017).
+func TestValidateCounterSignatureREST(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	srv, s := signedWorld(t)
+	sig, err := xades.Sign([]byte("<contract>signed and counter-signed</contract>"), xades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC,
+		Level: xades.B, SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second), CounterSigner: srv.PKI.SignerECDSA})
+	is.NoErr(err)
+	res, body := post(t, s.URL, map[string][]byte{"file": sig})
+	is.Equal(res.StatusCode, 200)
+	var sum verdict.ValidationSummary
+	is.NoErr(json.Unmarshal(body, &sum))
+	is.Equal(sum.SignatureCount, 2)
+	is.Equal(len(sum.Signatures), 2)
+	parent, counter := sum.Signatures[0], sum.Signatures[1]
+	is.Equal(parent.Indication, verdict.TotalPassed)
+	is.Equal(counter.Indication, verdict.TotalPassed)
+	is.True(sum.Valid)
+	is.True(counter.SignatureID != parent.SignatureID)
+	is.Equal(strings.Count(string(body), `"counterSignatureOf"`), 1) // left out for the parent
+	is.True(strings.Contains(string(body), `"signatureId":"`+counter.SignatureID+`","counterSignatureOf":"`+parent.SignatureID+`"`))
 }
 
 // The validate command prints the same: the parts by their base names.

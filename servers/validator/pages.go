@@ -73,6 +73,9 @@ type resultPage struct {
 	// Timestamps are the document's time-stamp entries (decision 0032).
 	Timestamps []entryView
 	Trust      trustView
+	// CounterSignatureNotPassed: a counter-signature did not pass, which
+	// does not decide valid (decision 0017), so the verdict says so.
+	CounterSignatureNotPassed bool
 }
 
 // entryView is one time-stamp entry as the result page shows it: the
@@ -163,6 +166,9 @@ func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultP
 	}
 	for i, r := range sum.Signatures {
 		p.Signatures = append(p.Signatures, newSignatureView(i+1, len(sum.Signatures), r, td))
+		if r.CounterSignatureOf != "" && r.Indication != verdict.TotalPassed {
+			p.CounterSignatureNotPassed = true
+		}
 	}
 	for i, r := range sum.Timestamps {
 		e := entryView{N: i + 1, Of: len(sum.Timestamps), R: r, Time: when(r.GenerationTime), Framework: frameworkWords(r.TrustFramework),

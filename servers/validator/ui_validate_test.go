@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,6 +19,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/xades"
 )
 
 // signedUIWorld is a uiWorld that trusts fixture lists naming a running
@@ -64,6 +66,10 @@ func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) 
 			is.Equal(text(body, "signature-"+n+"-subindication"), r.SubIndication.String())
 		}
 		is.Equal(text(body, "signature-"+n+"-format"), r.SignatureFormat)
+		is.Equal(strings.Contains(body, `id="signature-`+n+`-counter-signature-of"`), r.CounterSignatureOf != "")
+		if r.CounterSignatureOf != "" {
+			is.Equal(text(body, "signature-"+n+"-counter-signature-of"), "the signature "+r.CounterSignatureOf)
+		}
 		is.Equal(text(body, "signature-"+n+"-framework"), frameworkWords(r.TrustFramework))
 		is.Equal(text(body, "signature-"+n+"-country"), v.Country+map[bool]string{true: "None: no trusted-list anchor reached"}[v.Country == ""])
 		is.Equal(text(body, "signature-"+n+"-eidas"), v.EIDAS)
@@ -101,6 +107,24 @@ func TestUIValidate(t *testing.T) {
 		}
 		return sig
 	}
+	counterSigned, err := xades.Sign([]byte("<contract>signed and counter-signed</contract>"), xades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC,
+		Level: xades.B, SigningTime: signedAt, CounterSigner: srv.PKI.SignerECDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The counter-signature's ds:SignatureValue, the document's last,
+	// altered: it fails, its parent passes.
+	brokenCounter := bytes.Clone(counterSigned)
+	end := bytes.LastIndex(brokenCounter, []byte("</ds:SignatureValue>"))
+	if end < 0 {
+		t.Fatal("no counter-signature value")
+	}
+	i := bytes.LastIndexByte(brokenCounter[:end], '>') + 1 + 8 // a base64 digit inside the value
+	if brokenCounter[i] == 'A' {
+		brokenCounter[i] = 'B'
+	} else {
+		brokenCounter[i] = 'A'
+	}
 	b := w.browser(t)
 	r := b.login(tenantA, alice)
 	is.New(t).Equal(r.status, 200)
@@ -112,10 +136,14 @@ func TestUIValidate(t *testing.T) {
 		doc        validation.Document
 		valid      bool
 		indication verdict.Indication
+		verdict    string // "" for the usual words
 	}{
-		{"PAdES T", validation.Document{Name: "contract.pdf", Data: pdf}, true, "TOTAL_PASSED"},
-		{"CAdES detached, with its content", validation.Document{Name: "contract.p7s", Data: sign(true, 0), Detached: []validation.Part{{Name: "contract.txt", Data: content}}}, true, "TOTAL_PASSED"},
-		{"CAdES with tampered content", validation.Document{Name: "tampered.p7m", Data: sign(false, cades.TamperedContent)}, false, "TOTAL_FAILED"},
+		{"PAdES T", validation.Document{Name: "contract.pdf", Data: pdf}, true, "TOTAL_PASSED", ""},
+		{"CAdES detached, with its content", validation.Document{Name: "contract.p7s", Data: sign(true, 0), Detached: []validation.Part{{Name: "contract.txt", Data: content}}}, true, "TOTAL_PASSED", ""},
+		{"CAdES with tampered content", validation.Document{Name: "tampered.p7m", Data: sign(false, cades.TamperedContent)}, false, "TOTAL_FAILED", ""},
+		{"XAdES with a counter-signature", validation.Document{Name: "countersigned.xml", Data: counterSigned}, true, "TOTAL_PASSED", ""},
+		{"XAdES with a broken counter-signature", validation.Document{Name: "countersigned.xml", Data: brokenCounter}, true, "TOTAL_PASSED",
+			"Valid: every signature of the document passed; a counter-signature did not"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,9 +160,12 @@ func TestUIValidate(t *testing.T) {
 			is.Equal(text(r.body, "document-name"), tt.doc.Name)
 			digest := sha256.Sum256(tt.doc.Data)
 			is.Equal(text(r.body, "document-sha256"), hex.EncodeToString(digest[:]))
-			if tt.valid {
+			switch {
+			case tt.verdict != "":
+				is.True(strings.Contains(r.body, `id="verdict" data-valid="true">`+tt.verdict+`</span>`))
+			case tt.valid:
 				is.True(strings.Contains(r.body, `id="verdict" data-valid="true">Valid: every signature passed</span>`))
-			} else {
+			default:
 				is.True(strings.Contains(r.body, `id="verdict" data-valid="false">Not valid: not every signature passed</span>`))
 			}
 			want := w.expected(t, tt.doc)

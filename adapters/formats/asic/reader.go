@@ -606,6 +606,9 @@ func (rd *reading) add(origin string, sig ades.Signature) {
 	rd.ids[sig.ID]++
 	if n := rd.ids[sig.ID]; n > 1 {
 		sig.ID = fmt.Sprintf("%s-%d", sig.ID, n)
+		for i := range sig.CounterSignatures {
+			sig.CounterSignatures[i].CounterSignatureOf = sig.ID
+		}
 	}
 	rd.c.Signatures = append(rd.c.Signatures, sig)
 	rd.origin = append(rd.origin, origin)
@@ -634,7 +637,15 @@ func (rd *reading) finish() {
 	for i := range rd.c.Signatures {
 		sig := &rd.c.Signatures[i]
 		sig.Problems = append(sig.Problems, rd.c.Problems...)
-		sig.Container = rd.c.Type.String()
+		contain(sig, rd.c.Type.String())
+	}
+}
+
+// contain names the container sig and its counter-signatures came from.
+func contain(sig *ades.Signature, container string) {
+	sig.Container = container
+	for i := range sig.CounterSignatures {
+		contain(&sig.CounterSignatures[i], container)
 	}
 }
 

@@ -3,6 +3,7 @@ package cades_test
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/domain/ades"
 	fixture "github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -343,5 +345,53 @@ func TestReadEmbedded(t *testing.T) {
 			_, err = cades.ReadEmbedded(context.Background(), []byte("not CMS"), cades.Content{Open: stream}, nil, ades.PAdES)
 			is.True(errors.Is(err, ports.ErrUnreadable))
 		})
+	}
+}
+
+// TestCounterSignatures: each counter-signature, nested ones included,
+// is a signature of its own naming its parent, whose signed data is the
+// parent's signature value, found and intact by its message digest.
+func TestCounterSignatures(t *testing.T) {
+	p := testPKI(t)
+	nested := cmswrite.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signingTime}
+	counter := cmswrite.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signingTime,
+		CounterSigners: []cmswrite.Signer{nested}}
+	parent := cmswrite.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signingTime,
+		CounterSigners: []cmswrite.Signer{counter}}
+	der, err := cmswrite.Sign(content, []cmswrite.Signer{parent}, cmswrite.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := read(t, der)
+	if len(sigs) != 1 {
+		t.Fatalf("%d signatures, want 1 with its counter-signatures", len(sigs))
+	}
+	s := sigs[0]
+	if s.CounterSignatureOf != "" || len(s.CounterSignatures) != 1 {
+		t.Fatalf("parent: counter-signature of %q, %d counter-signatures", s.CounterSignatureOf, len(s.CounterSignatures))
+	}
+	c := s.CounterSignatures[0]
+	if len(c.CounterSignatures) != 1 {
+		t.Fatalf("%d nested counter-signatures", len(c.CounterSignatures))
+	}
+	n := c.CounterSignatures[0]
+	for _, tt := range []struct {
+		name   string
+		sig    ades.Signature
+		parent string
+		signer *x509.Certificate
+	}{
+		{"counter-signature", c, s.ID, p.SignerECDSA.Certificate},
+		{"nested counter-signature", n, c.ID, p.SignerRSA.Certificate},
+	} {
+		if tt.sig.CounterSignatureOf != tt.parent || tt.sig.ID == tt.parent {
+			t.Errorf("%s: ID %q counter-signature of %q, want of %q", tt.name, tt.sig.ID, tt.sig.CounterSignatureOf, tt.parent)
+		}
+		if len(tt.sig.DataObjects) != 1 || !tt.sig.DataObjects[0].Found || !tt.sig.DataObjects[0].Intact {
+			t.Errorf("%s: data objects %+v", tt.name, tt.sig.DataObjects)
+		}
+		if !tt.sig.Value.Valid || tt.sig.SigningCertificate == nil || !tt.sig.SigningCertificate.Equal(tt.signer) {
+			t.Errorf("%s: value %+v, signer %v", tt.name, tt.sig.Value, tt.sig.SigningCertificate)
+		}
 	}
 }

@@ -80,6 +80,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 		if err != nil {
 			return ades.Signature{}, err
 		}
+		c.CounterSignatureOf = sig.ID
 		sig.CounterSignatures = append(sig.CounterSignatures, c)
 	}
 	return sig, nil

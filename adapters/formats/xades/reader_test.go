@@ -145,6 +145,9 @@ func TestReadCorpus(t *testing.T) {
 			if len(s.CounterSignatures) != 1 {
 				t.Fatalf("%d counter-signatures", len(s.CounterSignatures))
 			}
+			if got := s.CounterSignatures[0].CounterSignatureOf; got != s.ID {
+				t.Errorf("counter-signature of %q, want %q", got, s.ID)
+			}
 			// It signs a copy of the value, not the value.
 			if _, f := codes(s.CounterSignatures[0]); !slices.Contains(f, xades.CodeCounterSignatureTarget) {
 				t.Errorf("counter-signature format failures %v", f)

@@ -160,6 +160,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 		if err != nil {
 			return ades.Signature{}, err
 		}
+		c.CounterSignatureOf = sig.ID
 		sig.CounterSignatures = append(sig.CounterSignatures, c)
 	}
 	return sig, nil

@@ -1,0 +1,175 @@
+package validation_test
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/cmswrite"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/xades"
+)
+
+// counterWant is what a counter-signature test asserts of the two
+// reports: the parent's and the counter-signature's
+// indication/sub-indication, and the document's valid.
+type counterWant struct {
+	parent, counter string
+	valid           bool
+}
+
+// checkCounterSignature asserts that sum holds a signature and, after
+// it, its counter-signature, validated each on its own (decision 0017).
+func checkCounterSignature(t *testing.T, sum verdict.ValidationSummary, want counterWant) {
+	t.Helper()
+	is := is.NewRelaxed(t)
+	if sum.SignatureCount != 2 || len(sum.Signatures) != 2 {
+		t.Fatalf("signatureCount %d, %d reports, want 2", sum.SignatureCount, len(sum.Signatures))
+	}
+	parent, counter := sum.Signatures[0], sum.Signatures[1]
+	t.Logf("parent %s/%s errors=%v; counter %s/%s errors=%v", parent.Indication, deref(parent.SubIndication), codes(parent.Errors),
+		counter.Indication, deref(counter.SubIndication), codes(counter.Errors))
+	is.Equal(parent.CounterSignatureOf, "")
+	is.Equal(counter.CounterSignatureOf, parent.SignatureID)
+	is.True(counter.SignatureID != parent.SignatureID)
+	is.Equal(parent.Indication.String()+"/"+deref(parent.SubIndication).String(), want.parent)
+	is.Equal(counter.Indication.String()+"/"+deref(counter.SubIndication).String(), want.counter)
+	is.Equal(sum.Valid, want.valid)
+}
+
+// A CAdES signature with a counter-signature (RFC 5652 11.4) gives two
+// reports, the counter-signature's naming its parent; a counter-signature
+// whose value does not verify, or whose message digest is over another
+// signature value, fails on its own and leaves its parent, and the
+// document, valid.
+func TestValidateCAdESCounterSignature(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	signedAt := s.at.Add(-time.Hour)
+	parent := cmswrite.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signedAt}
+	counter := cmswrite.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signedAt}
+	intermediates := cmswrite.SignOptions{Certificates: []*x509.Certificate{p.Intermediate.Certificate}}
+	sign := func(t *testing.T, content string, parent cmswrite.Signer) []byte {
+		t.Helper()
+		der, err := cmswrite.Sign([]byte(content), []cmswrite.Signer{parent}, intermediates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return der
+	}
+
+	t.Run("valid counter-signature", func(t *testing.T) {
+		t.Parallel()
+		parent := parent
+		parent.CounterSigners = []cmswrite.Signer{counter}
+		sum, err := validate(s.v, validation.Document{Name: "countersigned.p7m", Data: sign(t, "contract", parent)}, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_PASSED/", true})
+	})
+	t.Run("counter-signature value does not verify", func(t *testing.T) {
+		t.Parallel()
+		other, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrong := counter
+		wrong.Key = other // not the key of the certificate it names
+		parent := parent
+		parent.CounterSigners = []cmswrite.Signer{wrong}
+		sum, err := validate(s.v, validation.Document{Name: "countersigned.p7m", Data: sign(t, "contract", parent)}, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_FAILED/SIG_CRYPTO_FAILURE", true})
+	})
+	t.Run("counter-signature over another signature value", func(t *testing.T) {
+		t.Parallel()
+		// The counter-signature of a signature of other content, grafted
+		// onto the signature of the contract: its message digest is that
+		// of another signature value.
+		donor := parent
+		donor.CounterSigners = []cmswrite.Signer{counter}
+		sd, err := cms.Parse(sign(t, "another contract", donor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := sd.SignerInfos[0].UnsignedAttrs.Find(cms.OIDAttrCounterSignature)
+		if len(found) != 1 {
+			t.Fatalf("%d countersignature attributes in the donor", len(found))
+		}
+		graft := cms.Attribute{Type: found[0].Type, Values: found[0].Values}
+		parent := parent
+		parent.UnsignedAttributes = func([]byte) ([]cms.Attribute, error) { return []cms.Attribute{graft}, nil }
+		opts := intermediates
+		opts.Certificates = append(opts.Certificates, p.SignerECDSA.Certificate)
+		der, err := cmswrite.Sign([]byte("contract"), []cmswrite.Signer{parent}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := validate(s.v, validation.Document{Name: "countersigned.p7m", Data: der}, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_FAILED/HASH_FAILURE", true})
+	})
+}
+
+// A XAdES signature with a xades:CounterSignature gives two reports, the
+// counter-signature's naming its parent; a counter-signature whose
+// ds:SignatureValue is altered fails on its own and leaves its parent,
+// and the document, valid.
+func TestValidateXAdESCounterSignature(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	signed, err := xades.Sign([]byte("<doc>counter-signed</doc>"), xades.Options{PKI: p, Signer: p.SignerRSA, Level: xades.B,
+		SigningTime: signedYesterday, CounterSigner: p.SignerECDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("valid counter-signature", func(t *testing.T) {
+		t.Parallel()
+		sum, err := validate(s.v, validation.Document{Name: "signature.xml", Data: signed}, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_PASSED/", true})
+	})
+	t.Run("counter-signature value altered", func(t *testing.T) {
+		t.Parallel()
+		is := is.New(t)
+		// The counter-signature's ds:SignatureValue is the document's
+		// last: it sits in the parent's unsigned properties, after the
+		// parent's own.
+		altered := bytes.Clone(signed)
+		end := bytes.LastIndex(altered, []byte("</ds:SignatureValue>"))
+		is.True(end > 0)
+		start := bytes.LastIndexByte(altered[:end], '>') + 1
+		i := start + (end-start)/2
+		for altered[i] == '\n' || altered[i] == '\r' || altered[i] == ' ' {
+			i++
+		}
+		if altered[i] == 'A' {
+			altered[i] = 'B'
+		} else {
+			altered[i] = 'A'
+		}
+		sum, err := validate(s.v, validation.Document{Name: "signature.xml", Data: altered}, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_FAILED/SIG_CRYPTO_FAILURE", true})
+	})
+}
