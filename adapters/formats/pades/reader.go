@@ -625,6 +625,8 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 // revision, and sets its level from the document alone (ETSI EN 319
 // 142-1, 6), each level including the previous one:
 //
+//   - B: a signed signing-certificate reference (PAdES); for
+//     adbe.pkcs7.* (PKCS7_*), none is asked, as DSS asks none.
 //   - T: a signature time-stamp in the CMS, or a document time-stamp
 //     over the signature.
 //   - LT: a version of the store written after the first of those ends
@@ -643,6 +645,17 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 // store; otherwise it is a T-level time-stamp of the signature.
 func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimestamp) {
 	f := rd.fieldInfo[s.ID]
+	if s.Format == ades.PKCS7 && s.Level == ades.NotBaseline {
+		// DSS names no signing-certificate reference requirement for
+		// PKCS7_*, and Adobe's adbe.pkcs7.detached signatures carry
+		// none: the CMS's own level is B, or T with a signature
+		// time-stamp whose token parsed (the CAdES reader lists only
+		// those), and the rest follows the same rules as PAdES.
+		s.Level = ades.LevelB
+		if slices.ContainsFunc(s.Timestamps, func(t ades.Timestamp) bool { return t.Type == ades.SignatureTimestamp }) {
+			s.Level = ades.LevelT
+		}
+	}
 	covered := filter(stamps, func(t docTimestamp) bool { return t.ok && f.end > 0 && t.end >= f.end })
 	// tAt is where the signature's first T-level proof ends, -1 without
 	// one; ltAt is where the first store written after it starts, -1
@@ -678,9 +691,6 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	}
 	sort.SliceStable(s.Timestamps, func(i, j int) bool { return s.Timestamps[i].GenTime.Before(s.Timestamps[j].GenTime) })
 
-	if s.Format == ades.PKCS7 && s.Level == ades.NotBaseline {
-		s.Level = ades.LevelB // PKCS7_B: DSS names no reference requirement
-	}
 	if s.Level < ades.LevelB {
 		return // PAdES_NOT_ETSI
 	}
