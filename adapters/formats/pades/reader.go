@@ -632,8 +632,9 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 //   - LT: a version of the store written after the first of those ends
 //     (after the signature's own revision for a signature time-stamp),
 //     and the stores hold revocation data about the signing certificate
-//     (holdsRevocationOf): validation data added after the signature,
-//     and the signature's own. Whether it covers the rest of the chain,
+//     and the TSA certificates of those time-stamps (holdsLTData):
+//     validation data added after the signature, and the signature's
+//     own. Whether it covers the rest of the chain,
 //     and whether it is usable, is not asked here: the process decides,
 //     and reports a lower EvidenceLevel, as for CAdES (cades/level.go).
 //     The validator's certificates (rd.certs) play no part: the same
@@ -671,7 +672,7 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	if tAt >= 0 {
 		ltAt = dss.after(tAt)
 	}
-	lt := ltAt >= 0 && dss.holdsRevocationOf(s)
+	lt := ltAt >= 0 && rd.holdsLTData(s, dss, covered, ltAt)
 	if f.end > 0 && dss.after(f.end) >= 0 {
 		s.Certificates = append(s.Certificates, dss.certs...)
 		s.CRLs = append(s.CRLs, dss.crls...)
@@ -704,6 +705,36 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	default:
 		s.Level = ades.LevelB
 	}
+}
+
+// holdsLTData reports whether the stores hold revocation data
+// (holdsRevocationOf) about the signing certificate of s and about the
+// TSA certificate of each of its T-level time-stamps: those in its CMS
+// and the document time-stamps over it that the store written at ltAt
+// follows. DSS asks it of every certificate, TSAs included, and calls a
+// signature without it T (pades-010, -031).
+func (rd *reading) holdsLTData(s *ades.Signature, dss *dssData, covered []docTimestamp, ltAt int) bool {
+	carried := slices.Concat(s.Certificates, dss.certs)
+	if !dss.holdsRevocationOf(s.SigningCertificate, carried) {
+		return false
+	}
+	var stamps []ades.Timestamp
+	for _, t := range s.Timestamps {
+		if t.Type == ades.SignatureTimestamp {
+			stamps = append(stamps, t)
+		}
+	}
+	for _, t := range covered {
+		if t.byteRange[1] <= ltAt {
+			stamps = append(stamps, t.evidence)
+		}
+	}
+	for _, t := range stamps {
+		if !dss.holdsRevocationOf(t.TSACertificate, slices.Concat(carried, t.Certificates)) {
+			return false
+		}
+	}
+	return true
 }
 
 func filter(ts []docTimestamp, keep func(docTimestamp) bool) []docTimestamp {
