@@ -115,9 +115,10 @@ func TestPAdESLevelWhateverListsAreLoaded(t *testing.T) {
 	}
 }
 
-// Issue 17 end to end: a store holding the signer's OCSP response and
-// nothing for its CA is PAdES_BASELINE_LT whatever the anchors; whether
-// the evidence supports LT is the process's call, which depends on them.
+// Issue 17 end to end: a store holding the OCSP responses of the signer
+// and the TSA (issue 22) and nothing for their CA is PAdES_BASELINE_LT
+// whatever the anchors; whether the evidence supports LT is the
+// process's call, which depends on them.
 // With the fixture lists, the signer's CA is an anchor and the signer's
 // data is all the chain needs; with the root as the only anchor, the CA's
 // revocation data is not in the document (LEVEL_NOT_SUPPORTED_BY_EVIDENCE).
@@ -130,6 +131,9 @@ func TestPAdESLevelEvidenceDependsOnAnchors(t *testing.T) {
 	is.NoErr(d.Sign(pades.Options{PKI: p, Signer: p.SignerRSA, Level: cades.T, SigningTime: s.at.Add(-2 * time.Hour)}))
 	resp, err := cades.OCSPResponse(p, p.SignerRSA, s.at.Add(-time.Hour))
 	is.NoErr(err)
+	// The TSA's too: LT asks data about the TSAs (issue 22).
+	tsaResp, err := cades.OCSPResponse(p, p.TSA, s.at.Add(-time.Hour))
+	is.NoErr(err)
 	catalog := d.Objects().Catalog
 	body, err := d.Body(catalog)
 	is.NoErr(err)
@@ -140,9 +144,10 @@ func TestPAdESLevelEvidenceDependsOnAnchors(t *testing.T) {
 		objs[n] = pades.Stream("", string(der))
 		certs = append(certs, pades.Ref(n))
 	}
-	ocsp, store := d.Alloc(), d.Alloc()
+	ocsp, tsaOCSP, store := d.Alloc(), d.Alloc(), d.Alloc()
 	objs[ocsp] = pades.Stream("", string(resp))
-	objs[store] = fmt.Sprintf("<< /Type /DSS /Certs [%s] /OCSPs [%s] >>", strings.Join(certs, " "), pades.Ref(ocsp))
+	objs[tsaOCSP] = pades.Stream("", string(tsaResp))
+	objs[store] = fmt.Sprintf("<< /Type /DSS /Certs [%s] /OCSPs [%s %s] >>", strings.Join(certs, " "), pades.Ref(ocsp), pades.Ref(tsaOCSP))
 	objs[catalog] = strings.TrimSuffix(body, " >>") + " /DSS " + pades.Ref(store) + " >>"
 	d.Update(objs, 0)
 	doc := validation.Document{Name: "doc.pdf", Data: d.Bytes()}

@@ -167,22 +167,24 @@ func (d *dssData) room(kind string, n int) bool {
 }
 
 // holdsRevocationOf reports whether the stores hold revocation data
-// about the signing certificate of s, a certificate the document carries
-// (in the signature or a store): a CRL of its issuer, or an OCSP response
-// about its serial number. It is what makes the validation data the
-// signature's own in a store every signature of the document shares, and
-// it depends on the document alone: a signing certificate the document
-// does not carry (found among the validator's certificates,
-// ports.Document.Certificates) has no data here. Whether the data is
-// usable, and whether the rest of the chain is covered, is the
-// process's question (etsi: LEVEL_NOT_SUPPORTED_BY_EVIDENCE).
-func (d *dssData) holdsRevocationOf(s *ades.Signature) bool {
-	c := s.SigningCertificate
-	if c == nil || !slices.ContainsFunc(slices.Concat(s.Certificates, d.certs), c.Equal) {
+// about c, a certificate the document carries (carried: the signature's,
+// a time-stamp token's, the stores'): an OCSP response about its serial
+// number, or a CRL of its issuer whose certificate the document carries
+// too, so that the CRL can be checked at all (DSS takes no revocation
+// data it cannot verify: pades-010's store holds the CRL of its TSA's CA
+// but not that CA's certificate, and DSS calls it T). It depends on the
+// document alone: a certificate the document does not carry (found among
+// the validator's certificates, ports.Document.Certificates) has no data
+// here. Whether the data is usable, and whether the rest of the chain is
+// covered, is the process's question (etsi:
+// LEVEL_NOT_SUPPORTED_BY_EVIDENCE).
+func (d *dssData) holdsRevocationOf(c *x509.Certificate, carried []*x509.Certificate) bool {
+	if c == nil || !slices.ContainsFunc(carried, c.Equal) {
 		return false
 	}
 	d.index()
-	return slices.ContainsFunc(d.crlIssuers, func(issuer []byte) bool { return bytes.Equal(issuer, c.RawIssuer) }) ||
+	issuerCarried := slices.ContainsFunc(carried, func(i *x509.Certificate) bool { return bytes.Equal(i.RawSubject, c.RawIssuer) })
+	return issuerCarried && slices.ContainsFunc(d.crlIssuers, func(issuer []byte) bool { return bytes.Equal(issuer, c.RawIssuer) }) ||
 		slices.ContainsFunc(d.ocspSerials, func(serial *big.Int) bool { return serial.Cmp(c.SerialNumber) == 0 })
 }
 

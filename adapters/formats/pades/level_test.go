@@ -84,10 +84,20 @@ func TestLevelWhateverCertificatesAreKnown(t *testing.T) {
 			must(t, d.AddDSS(fixture.DSSOptions{PKI: p, At: at}))
 			must(t, d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at.Add(time.Hour)}))
 		}, "PAdES_BASELINE_LTA"},
-		{"the signer's OCSP response, none for its CA", func(t *testing.T, d *fixture.Document) {
+		{"the OCSP responses of the signer and the TSA, none for their CA", func(t *testing.T, d *fixture.Document) {
+			sign(t, d, cades.T)
+			rawDSS(t, d, chain, [][]byte{ocspOf(t, p.SignerRSA), ocspOf(t, p.TSA)}, nil)
+		}, "PAdES_BASELINE_LT"},
+		// DSS asks revocation data of the TSAs too (pades-010, -031).
+		{"the signer's OCSP response, none for the TSA", func(t *testing.T, d *fixture.Document) {
 			sign(t, d, cades.T)
 			rawDSS(t, d, chain, [][]byte{ocspOf(t, p.SignerRSA)}, nil)
-		}, "PAdES_BASELINE_LT"},
+		}, "PAdES_BASELINE_T"},
+		{"T by a document time-stamp, the signer's OCSP response, none for the TSA", func(t *testing.T, d *fixture.Document) {
+			sign(t, d, cades.B)
+			must(t, d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at}))
+			rawDSS(t, d, chain, [][]byte{ocspOf(t, p.SignerRSA)}, nil)
+		}, "PAdES_BASELINE_T"},
 		{"T by a document time-stamp, then the signer's CA's CRL", func(t *testing.T, d *fixture.Document) {
 			sign(t, d, cades.B)
 			must(t, d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at}))

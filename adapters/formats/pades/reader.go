@@ -625,13 +625,16 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 // revision, and sets its level from the document alone (ETSI EN 319
 // 142-1, 6), each level including the previous one:
 //
+//   - B: a signed signing-certificate reference (PAdES); for
+//     adbe.pkcs7.* (PKCS7_*), none is asked, as DSS asks none.
 //   - T: a signature time-stamp in the CMS, or a document time-stamp
 //     over the signature.
 //   - LT: a version of the store written after the first of those ends
 //     (after the signature's own revision for a signature time-stamp),
 //     and the stores hold revocation data about the signing certificate
-//     (holdsRevocationOf): validation data added after the signature,
-//     and the signature's own. Whether it covers the rest of the chain,
+//     and the TSA certificates of those time-stamps (holdsLTData):
+//     validation data added after the signature, and the signature's
+//     own. Whether it covers the rest of the chain,
 //     and whether it is usable, is not asked here: the process decides,
 //     and reports a lower EvidenceLevel, as for CAdES (cades/level.go).
 //     The validator's certificates (rd.certs) play no part: the same
@@ -643,6 +646,17 @@ func (rd *reading) documentTimestamp(f field) docTimestamp {
 // store; otherwise it is a T-level time-stamp of the signature.
 func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimestamp) {
 	f := rd.fieldInfo[s.ID]
+	if s.Format == ades.PKCS7 && s.Level == ades.NotBaseline {
+		// DSS names no signing-certificate reference requirement for
+		// PKCS7_*, and Adobe's adbe.pkcs7.detached signatures carry
+		// none: the CMS's own level is B, or T with a signature
+		// time-stamp whose token parsed (the CAdES reader lists only
+		// those), and the rest follows the same rules as PAdES.
+		s.Level = ades.LevelB
+		if slices.ContainsFunc(s.Timestamps, func(t ades.Timestamp) bool { return t.Type == ades.SignatureTimestamp }) {
+			s.Level = ades.LevelT
+		}
+	}
 	covered := filter(stamps, func(t docTimestamp) bool { return t.ok && f.end > 0 && t.end >= f.end })
 	// tAt is where the signature's first T-level proof ends, -1 without
 	// one; ltAt is where the first store written after it starts, -1
@@ -658,7 +672,7 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	if tAt >= 0 {
 		ltAt = dss.after(tAt)
 	}
-	lt := ltAt >= 0 && dss.holdsRevocationOf(s)
+	lt := ltAt >= 0 && rd.holdsLTData(s, dss, covered, ltAt)
 	if f.end > 0 && dss.after(f.end) >= 0 {
 		s.Certificates = append(s.Certificates, dss.certs...)
 		s.CRLs = append(s.CRLs, dss.crls...)
@@ -678,9 +692,6 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	}
 	sort.SliceStable(s.Timestamps, func(i, j int) bool { return s.Timestamps[i].GenTime.Before(s.Timestamps[j].GenTime) })
 
-	if s.Format == ades.PKCS7 && s.Level == ades.NotBaseline {
-		s.Level = ades.LevelB // PKCS7_B: DSS names no reference requirement
-	}
 	if s.Level < ades.LevelB {
 		return // PAdES_NOT_ETSI
 	}
@@ -694,6 +705,36 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	default:
 		s.Level = ades.LevelB
 	}
+}
+
+// holdsLTData reports whether the stores hold revocation data
+// (holdsRevocationOf) about the signing certificate of s and about the
+// TSA certificate of each of its T-level time-stamps: those in its CMS
+// and the document time-stamps over it that the store written at ltAt
+// follows. DSS asks it of every certificate, TSAs included, and calls a
+// signature without it T (pades-010, -031).
+func (rd *reading) holdsLTData(s *ades.Signature, dss *dssData, covered []docTimestamp, ltAt int) bool {
+	carried := slices.Concat(s.Certificates, dss.certs)
+	if !dss.holdsRevocationOf(s.SigningCertificate, carried) {
+		return false
+	}
+	var stamps []ades.Timestamp
+	for _, t := range s.Timestamps {
+		if t.Type == ades.SignatureTimestamp {
+			stamps = append(stamps, t)
+		}
+	}
+	for _, t := range covered {
+		if t.byteRange[1] <= ltAt {
+			stamps = append(stamps, t.evidence)
+		}
+	}
+	for _, t := range stamps {
+		if !dss.holdsRevocationOf(t.TSACertificate, slices.Concat(carried, t.Certificates)) {
+			return false
+		}
+	}
+	return true
 }
 
 func filter(ts []docTimestamp, keep func(docTimestamp) bool) []docTimestamp {

@@ -132,6 +132,29 @@ func TestRead(t *testing.T) {
 			sign(d, fixture.Options{Level: cades.B, SubFilter: fixture.SubFilterPKCS7}, 0)
 		},
 			[]string{"PKCS7_B"}, []bool{true}, [][]string{nil}, []int{0}},
+		// adbe.pkcs7.detached has no signing-certificate reference (as
+		// Adobe's): its levels follow the structure as PAdES's do (DSS:
+		// PKCS7_T, PKCS7_LT, PKCS7_LTA).
+		{"adbe.pkcs7.detached with a signature time-stamp", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T, SubFilter: fixture.SubFilterPKCS7}, 0)
+		}, []string{"PKCS7_T"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"adbe.pkcs7.detached, T by a document time-stamp", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, SubFilter: fixture.SubFilterPKCS7}, 0)
+			stamp(d, signedAt.Add(time.Hour))
+		}, []string{"PKCS7_T"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"adbe.pkcs7.detached LT", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T, SubFilter: fixture.SubFilterPKCS7}, 0)
+			dss(d, signedAt.Add(time.Hour))
+		}, []string{"PKCS7_LT"}, []bool{true}, [][]string{nil}, []int{1}},
+		{"adbe.pkcs7.detached LTA", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.T, SubFilter: fixture.SubFilterPKCS7}, 0)
+			dss(d, signedAt.Add(time.Hour))
+			stamp(d, signedAt.Add(2*time.Hour))
+		}, []string{"PKCS7_LTA"}, []bool{true}, [][]string{nil}, []int{2}},
+		{"adbe.pkcs7.detached: a DSS without a time-stamp before it is not LT", func(d *fixture.Document) {
+			sign(d, fixture.Options{Level: cades.B, SubFilter: fixture.SubFilterPKCS7}, 0)
+			dss(d, signedAt.Add(time.Hour))
+		}, []string{"PKCS7_B"}, []bool{true}, [][]string{nil}, []int{0}},
 		{"certified, no changes permitted, then signed again", func(d *fixture.Document) {
 			sign(d, fixture.Options{Level: cades.B, CertifyPermissions: 1}, 0)
 			sign(d, fixture.Options{Level: cades.B}, 1)
