@@ -50,7 +50,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 	if len(doc.Detached) > MaxDetached {
 		return nil, fmt.Errorf("%w: cades: more than %d detached parts", ports.ErrUnreadable, MaxDetached)
 	}
-	rd := &reading{sd: sd, certs: doc.Certificates, format: ades.CAdES, ids: map[string]int{}}
+	rd := &reading{sd: sd, shared: *newValidationData(), certs: doc.Certificates, format: ades.CAdES, ids: map[string]int{}}
 	for i, d := range doc.Detached {
 		name := d.Name
 		if name == "" {
@@ -90,7 +90,7 @@ func ReadEmbedded(ctx context.Context, der []byte, content Content, certs []*x50
 	if len(sd.SignerInfos) > MaxSigners {
 		return nil, fmt.Errorf("%w: cades: more than %d signers", ports.ErrUnreadable, MaxSigners)
 	}
-	rd := &reading{sd: sd, certs: certs, format: f, ids: map[string]int{}, detached: []signedContent{{open: content.Open, digest: content.Digest}}}
+	rd := &reading{sd: sd, shared: *newValidationData(), certs: certs, format: f, ids: map[string]int{}, detached: []signedContent{{open: content.Open, digest: content.Digest}}}
 	return rd.signers(ctx)
 }
 

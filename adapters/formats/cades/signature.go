@@ -24,18 +24,18 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	sig := ades.Signature{ID: rd.id(si), Format: rd.format}
 
 	// Validation data: the SignedData's, then this signer's attributes.
-	vd := &validationData{}
-	for _, c := range rd.shared.certs {
-		vd.addCert(c)
+	vd := newValidationData()
+	for _, c := range rd.shared.Certificates {
+		vd.AddCertificate(c)
 	}
-	for _, b := range rd.shared.crls {
-		vd.addCRL(b)
+	for _, b := range rd.shared.CRLs {
+		vd.AddCRL(b)
 	}
-	for _, b := range rd.shared.ocsp {
-		vd.addOCSP(b)
+	for _, b := range rd.shared.OCSPResponses {
+		vd.AddOCSP(b)
 	}
 	if parent == nil {
-		vd.problems = append(vd.problems, rd.shared.problems...)
+		vd.Problems = append(vd.Problems, rd.shared.Problems...)
 	}
 	attrCerts := vd.addAttributes(si)
 
@@ -43,26 +43,26 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	// The validator's own certificates come last: a certificate the
 	// signature carries is preferred.
 	content, found := rd.check(&sig, si, parent, slices.Concat(attrCerts, rd.certs))
-	sig.Problems = append(sig.Problems, vd.problems...)
-	vd.problems = nil
+	sig.Problems = append(sig.Problems, vd.Problems...)
+	vd.Problems = nil
 
 	rd.attributes(&sig, si)
 
 	// Time-stamps.
-	ts, stats, err := rd.timestamps(si, parent, content, found, vd.certs)
+	ts, stats, err := rd.timestamps(si, parent, content, found, vd.Certificates)
 	if err != nil {
 		return ades.Signature{}, err
 	}
 	sig.Timestamps = ts
 	sig.Problems = append(sig.Problems, stats.problems...)
-	if vd.over || stats.over {
+	if vd.Over || stats.over {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
 	}
-	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.certs, vd.crls, vd.ocsp
+	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
 
 	_, hasTime, _ := si.SigningTime()
 	sig.Level = level(&sig, levelFacts{
-		signedDataValues: len(rd.sd.Certificates) > 0 && len(rd.shared.crls)+len(rd.shared.ocsp) > 0,
+		signedDataValues: len(rd.sd.Certificates) > 0 && len(rd.shared.CRLs)+len(rd.shared.OCSPResponses) > 0,
 		signatureTS:      stats.signature,
 		archiveV3:        stats.archiveV3,
 		topLevel:         parent == nil,

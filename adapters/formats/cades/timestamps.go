@@ -138,10 +138,10 @@ func tokenEvidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certifi
 	} else if err != nil {
 		ts.Reference = ades.CertificateReference{Present: true}
 	}
-	vd := &validationData{}
+	vd := newValidationData()
 	vd.addSignedData(tok.SignedData)
 	vd.addAttributes(tok.Signer)
-	ts.Certificates, ts.CRLs, ts.OCSPResponses = vd.certs, vd.crls, vd.ocsp
+	ts.Certificates, ts.CRLs, ts.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
 	return ts
 }
 

@@ -1,7 +1,6 @@
 package cades
 
 import (
-	"bytes"
 	"crypto/x509"
 	"fmt"
 
@@ -10,52 +9,16 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/cms"
+	"github.com/svc-dss/dss/adapters/formats/internal/validationdata"
 	"github.com/svc-dss/dss/adapters/formats/ocsp"
-	"github.com/svc-dss/dss/domain/ades"
 )
 
-// validationData is what a signature or time-stamp token carries for
-// validation: certificates and revocation data, deduplicated by their
-// bytes, in order of appearance.
-type validationData struct {
-	certs    []*x509.Certificate
-	crls     [][]byte
-	ocsp     [][]byte
-	problems []ades.Problem
-	over     bool // a limit was reached; the rest was left out
-}
+// validationData is what a signature or time-stamp token carries for validation
+// (validationdata.Set), with the CAdES reader's ways of reading it.
+type validationData struct{ *validationdata.Set }
 
-func (v *validationData) addCert(c *x509.Certificate) {
-	for _, have := range v.certs {
-		if bytes.Equal(have.Raw, c.Raw) {
-			return
-		}
-	}
-	if len(v.certs) == MaxCertificates {
-		v.over = true
-		return
-	}
-	v.certs = append(v.certs, c)
-}
-
-func addRaw(list [][]byte, b []byte, v *validationData) [][]byte {
-	for _, have := range list {
-		if bytes.Equal(have, b) {
-			return list
-		}
-	}
-	if len(v.crls)+len(v.ocsp) >= MaxRevocationValues {
-		v.over = true
-		return list
-	}
-	return append(list, b)
-}
-
-func (v *validationData) addCRL(b []byte)  { v.crls = addRaw(v.crls, b, v) }
-func (v *validationData) addOCSP(b []byte) { v.ocsp = addRaw(v.ocsp, b, v) }
-
-func (v *validationData) problem(code, format string, args ...any) {
-	v.problems = append(v.problems, ades.Problem{Code: code, Message: fmt.Sprintf(format, args...)})
+func newValidationData() *validationData {
+	return &validationData{validationdata.New(MaxCertificates, MaxRevocationValues)}
 }
 
 // addSignedData adds the certificates and crls fields of sd. OCSP
@@ -65,24 +28,24 @@ func (v *validationData) problem(code, format string, args ...any) {
 // OCSPResponse encodings.
 func (v *validationData) addSignedData(sd *cms.SignedData) {
 	for _, c := range sd.Certificates {
-		v.addCert(c)
+		v.AddCertificate(c)
 	}
 	for _, b := range sd.BadCertificates {
-		v.problem(CodeBadCertificate, "an embedded certificate does not parse: %v", b.Err)
+		v.Problem(CodeBadCertificate, "an embedded certificate does not parse: %v", b.Err)
 	}
 	for _, crl := range sd.CRLs {
-		v.addCRL(crl)
+		v.AddCRL(crl)
 	}
 	for _, o := range sd.OtherRevocationInfo {
 		switch {
 		case o.Format.Equal(cms.OIDRevInfoOCSPResponse):
-			v.addOCSP(o.Info)
+			v.AddOCSP(o.Info)
 		case o.Format.Equal(oidOCSPBasic):
 			if full, err := ocsp.Wrap(o.Info); err == nil {
-				v.addOCSP(full)
+				v.AddOCSP(full)
 			}
 		default:
-			v.problem(CodeMalformedAttribute, "other revocation information of format %v ignored", o.Format)
+			v.Problem(CodeMalformedAttribute, "other revocation information of format %v ignored", o.Format)
 		}
 	}
 }
@@ -97,21 +60,21 @@ func (v *validationData) addAttributes(si *cms.SignerInfo) []*x509.Certificate {
 			in := cryptobyte.String(val)
 			var seq cryptobyte.String
 			if !in.ReadASN1(&seq, cbasn1.SEQUENCE) {
-				v.problem(CodeMalformedAttribute, "certificate-values is not a SEQUENCE OF Certificate")
+				v.Problem(CodeMalformedAttribute, "certificate-values is not a SEQUENCE OF Certificate")
 				continue
 			}
 			for n := 0; !seq.Empty() && n < MaxAttributeItems; n++ {
 				var c cryptobyte.String
 				if !seq.ReadASN1Element(&c, cbasn1.SEQUENCE) {
-					v.problem(CodeMalformedAttribute, "certificate-values entry is not a Certificate")
+					v.Problem(CodeMalformedAttribute, "certificate-values entry is not a Certificate")
 					break
 				}
 				parsed, err := cert.Parse(c)
 				if err != nil {
-					v.problem(CodeBadCertificate, "a certificate-values certificate does not parse: %v", err)
+					v.Problem(CodeBadCertificate, "a certificate-values certificate does not parse: %v", err)
 					continue
 				}
-				v.addCert(parsed)
+				v.AddCertificate(parsed)
 				added = append(added, parsed)
 			}
 		}
@@ -119,7 +82,7 @@ func (v *validationData) addAttributes(si *cms.SignerInfo) []*x509.Certificate {
 	for _, a := range si.UnsignedAttrs.Find(OIDAttrRevocationValues) {
 		for _, val := range a.Values {
 			if err := v.addRevocationValues(val); err != nil {
-				v.problem(CodeMalformedAttribute, "revocation-values: %v", err)
+				v.Problem(CodeMalformedAttribute, "revocation-values: %v", err)
 			}
 		}
 	}
@@ -140,14 +103,14 @@ func (v *validationData) addRevocationValues(der []byte) error {
 	}
 	addBasic := func(b []byte) {
 		if full, err := ocsp.Wrap(b); err == nil {
-			v.addOCSP(full)
+			v.AddOCSP(full)
 		}
 	}
 	for _, f := range []struct {
 		tag cbasn1.Tag
 		add func([]byte)
 	}{
-		{cbasn1.Tag(0).ContextSpecific().Constructed(), v.addCRL},
+		{cbasn1.Tag(0).ContextSpecific().Constructed(), v.AddCRL},
 		{cbasn1.Tag(1).ContextSpecific().Constructed(), addBasic},
 	} {
 		tag, add := f.tag, f.add

@@ -53,9 +53,9 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 	sig.Problems = append(sig.Problems, problems...)
 
 	// Validation data first: xVals are candidates for the signer.
-	vd := &validationData{}
+	vd := newValidationData()
 	for _, c := range h.x5c {
-		vd.addCert(c)
+		vd.AddCertificate(c)
 	}
 	facts := levelFacts{reference: h.refNamed}
 	for _, c := range comps {
@@ -71,13 +71,13 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 			// Attribute certificates and their revocation data: the
 			// signature's attributes, not its signer's path.
 			if c.val.kind != kindArray && c.val.kind != kindObject {
-				vd.problem(CodeMalformedProperty, "%s is %v", c.name, c.val.kind)
+				vd.Problem(CodeMalformedProperty, "%s is %v", c.name, c.val.kind)
 			}
 		case "sigTst", "arcTst":
 		case "cSig", "sigRTst", "xRefs", "rRefs", "axRefs", "arRefs", "sigR", "sigAndRfsTst", "rfsTst", "sigPSt":
-			vd.problem(CodeUnknownComponent, "etsiU component %s is not read", c.name)
+			vd.Problem(CodeUnknownComponent, "etsiU component %s is not read", c.name)
 		default:
-			vd.problem(CodeUnknownComponent, "etsiU component %q is not one of TS 119 182-1", c.name)
+			vd.Problem(CodeUnknownComponent, "etsiU component %q is not one of TS 119 182-1", c.name)
 		}
 	}
 
@@ -86,7 +86,7 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 	payloads := rd.dataObjects(&sig, h, j, a)
 
 	// The signature value.
-	cands := append(append([]*x509.Certificate(nil), vd.certs...), rd.doc.Certificates...)
+	cands := append(append([]*x509.Certificate(nil), vd.Certificates...), rd.doc.Certificates...)
 	signer := h.signer(cands)
 	switch {
 	case h.alg == "":
@@ -124,7 +124,7 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 			if n++; n > MaxTimestamps {
 				return fmt.Errorf("more than %d time-stamps in one signature", MaxTimestamps)
 			}
-			sig.Timestamps = append(sig.Timestamps, evidence(typ, tok, vd.certs, input(canonAlg)))
+			sig.Timestamps = append(sig.Timestamps, evidence(typ, tok, vd.Certificates, input(canonAlg)))
 			switch typ {
 			case ades.SignatureTimestamp:
 				facts.signatureTS++
@@ -158,11 +158,11 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 	if sig.Reference.Present && !h.hasSigT {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "no sigT in the protected header (required by TS 119 182-1 B-B)"})
 	}
-	sig.Problems = append(sig.Problems, vd.problems...)
-	if vd.over {
+	sig.Problems = append(sig.Problems, vd.Problems...)
+	if vd.Over {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
 	}
-	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.certs, vd.crls, vd.ocsp
+	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
 	return sig, nil
 }
 

@@ -1,13 +1,13 @@
 package jades
 
 import (
-	"bytes"
 	"crypto/x509"
 	"errors"
 	"fmt"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/internal/validationdata"
 	"github.com/svc-dss/dss/adapters/formats/ocsp"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
@@ -71,45 +71,12 @@ func readComponents(hdr *value) ([]component, []ades.Problem, error) {
 	return out, problems, nil
 }
 
-// validationData is what a signature carries for validation:
-// certificates and revocation data, deduplicated by their bytes, in order
-// of appearance.
-type validationData struct {
-	certs    []*x509.Certificate
-	crls     [][]byte
-	ocsp     [][]byte
-	problems []ades.Problem
-	over     bool
-}
+// validationData is what a signature carries for validation
+// (validationdata.Set), with the JAdES reader's ways of reading it.
+type validationData struct{ *validationdata.Set }
 
-func (v *validationData) addCert(c *x509.Certificate) {
-	for _, have := range v.certs {
-		if bytes.Equal(have.Raw, c.Raw) {
-			return
-		}
-	}
-	if len(v.certs) == MaxCertificates {
-		v.over = true
-		return
-	}
-	v.certs = append(v.certs, c)
-}
-
-func (v *validationData) addRaw(list [][]byte, b []byte) [][]byte {
-	for _, have := range list {
-		if bytes.Equal(have, b) {
-			return list
-		}
-	}
-	if len(v.crls)+len(v.ocsp) >= MaxRevocationValues {
-		v.over = true
-		return list
-	}
-	return append(list, b)
-}
-
-func (v *validationData) problem(code, format string, args ...any) {
-	v.problems = append(v.problems, ades.Problem{Code: code, Message: fmt.Sprintf(format, args...)})
+func newValidationData() *validationData {
+	return &validationData{validationdata.New(MaxCertificates, MaxRevocationValues)}
 }
 
 // vals returns the DER of each {"val": base64} of arr, with the name of
@@ -120,13 +87,13 @@ func (v *validationData) vals(arr *value, what string, wrapped bool) [][]byte {
 		return nil
 	}
 	if arr.kind != kindArray {
-		v.problem(CodeMalformedProperty, "%s is %v, not an array", what, arr.kind)
+		v.Problem(CodeMalformedProperty, "%s is %v, not an array", what, arr.kind)
 		return nil
 	}
 	var out [][]byte
 	for i, e := range arr.elems {
 		if i >= MaxCertificates+MaxRevocationValues {
-			v.over = true
+			v.Over = true
 			break
 		}
 		if wrapped {
@@ -139,7 +106,7 @@ func (v *validationData) vals(arr *value, what string, wrapped bool) [][]byte {
 		}
 		der, err := decodeB64(fmt.Sprintf("%s[%d]", what, i), strOf(e.get("val")))
 		if err != nil || len(der) == 0 {
-			v.problem(CodeMalformedProperty, "%s[%d]: no base64 val", what, i)
+			v.Problem(CodeMalformedProperty, "%s[%d]: no base64 val", what, i)
 			continue
 		}
 		out = append(out, der)
@@ -154,10 +121,10 @@ func (v *validationData) addXVals(x *value, what string) int {
 	for i, der := range ders {
 		c, err := cert.Parse(der)
 		if err != nil {
-			v.problem(CodeBadCertificate, "%s[%d] does not parse: %v", what, i, err)
+			v.Problem(CodeBadCertificate, "%s[%d] does not parse: %v", what, i, err)
 			continue
 		}
-		v.addCert(c)
+		v.AddCertificate(c)
 	}
 	return len(ders)
 }
@@ -169,16 +136,16 @@ func (v *validationData) addRVals(r *value, what string) int {
 		return 0
 	}
 	if r.kind != kindObject {
-		v.problem(CodeMalformedProperty, "%s is %v, not an object", what, r.kind)
+		v.Problem(CodeMalformedProperty, "%s is %v, not an object", what, r.kind)
 		return 0
 	}
 	n := 0
 	for _, der := range v.vals(r.get("crlVals"), what+".crlVals", false) {
-		v.crls = v.addRaw(v.crls, der)
+		v.AddCRL(der)
 		n++
 	}
 	for _, der := range v.vals(r.get("ocspVals"), what+".ocspVals", false) {
-		v.ocsp = v.addRaw(v.ocsp, ocsp.Full(der))
+		v.AddOCSP(ocsp.Full(der))
 		n++
 	}
 	return n

@@ -129,6 +129,6 @@ var errLimit = errors.New("xades: limit exceeded")
 // candidates are the certificates a signature's signer may be: those it
 // carries, then the validator's.
 func candidates(vd *validationData, doc ports.Document) []*x509.Certificate {
-	out := append([]*x509.Certificate(nil), vd.certs...)
+	out := append([]*x509.Certificate(nil), vd.Certificates...)
 	return append(out, doc.Certificates...)
 }

@@ -32,7 +32,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 
 	// The unsigned values first: CertificateValues are candidates for
 	// the signer.
-	vd := &validationData{}
+	vd := newValidationData()
 	u := readUnsigned(q.unsigned, vd)
 
 	chk, err := xmldsig.CheckSignature(rd.tree, el, xmldsig.CheckOptions{Certificates: candidates(vd, rd.doc), Resolve: rd.resolve,
@@ -55,22 +55,22 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 		if q.props == nil {
 			sig.Form = formNotETSI
 		}
-		sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.certs, vd.crls, vd.ocsp
-		sig.Problems = append(sig.Problems, vd.problems...)
+		sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
+		sig.Problems = append(sig.Problems, vd.Problems...)
 		return sig, nil
 	}
 
 	// The signature's certificates: KeyInfo's first (they come first in
 	// the document), then the unsigned values.
-	all := &validationData{}
+	all := newValidationData()
 	for _, c := range chk.KeyInfoCertificates {
-		all.addCert(c)
+		all.AddCertificate(c)
 	}
-	for _, c := range vd.certs {
-		all.addCert(c)
+	for _, c := range vd.Certificates {
+		all.AddCertificate(c)
 	}
-	all.crls, all.ocsp = vd.crls, vd.ocsp
-	all.over = vd.over
+	all.CRLs, all.OCSPResponses = vd.CRLs, vd.OCSPResponses
+	all.Over = vd.Over
 
 	in := &inputs{sig: el, signedInfo: chk.SignedInfo, value: chk.SignatureValue, keyInfo: dsChild(el, "KeyInfo"), props: q.props, unsigned: q.unsigned}
 	facts := levelFacts{}
@@ -90,7 +90,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	sig.Value = valueCheck(chk)
 	sig.SigningCertificate = chk.Signer
 	if sig.SigningCertificate == nil {
-		sig.SigningCertificate = referencedCertificate(props.certRefs, append(all.certs, rd.doc.Certificates...))
+		sig.SigningCertificate = referencedCertificate(props.certRefs, append(all.Certificates, rd.doc.Certificates...))
 	}
 	sig.Reference = reference(props.refElements > 0, props.certRefs, sig.SigningCertificate)
 
@@ -117,7 +117,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 				sig.Problems = append(sig.Problems, ades.Problem{Code: CodeTimestampUnreadable, Message: fmt.Sprintf("%s: %v", it.el.Tag, err)})
 				continue
 			}
-			sig.Timestamps = append(sig.Timestamps, evidence(it.kind.timestampType(), tok, all.certs, in.input(it, p.c14n)))
+			sig.Timestamps = append(sig.Timestamps, evidence(it.kind.timestampType(), tok, all.Certificates, in.input(it, p.c14n)))
 			switch it.kind {
 			case kindSignature:
 				facts.signatureTS++
@@ -133,7 +133,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	if facts.signatureTS == 0 && facts.qualifying {
 		// A time-mark stands where a signature time-stamp stands.
 		if value, err := decodeBase64(text(chk.SignatureValue)); err == nil {
-			sig.TimeMark = timeMark(all.ocsp, sig.SigningCertificate, value, sig.PolicyID)
+			sig.TimeMark = timeMark(all.OCSPResponses, sig.SigningCertificate, value, sig.PolicyID)
 		}
 		facts.timeMark = sig.TimeMark != nil
 	}
@@ -144,12 +144,12 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	if facts.qualifying && sig.Reference.Present && !props.hasSigningTime {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "signing-certificate reference without SigningTime (required by EN 319 132-1 B-B)"})
 	}
-	sig.Problems = append(sig.Problems, all.problems...)
-	sig.Problems = append(sig.Problems, vd.problems...)
-	if all.over {
+	sig.Problems = append(sig.Problems, all.Problems...)
+	sig.Problems = append(sig.Problems, vd.Problems...)
+	if all.Over {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
 	}
-	sig.Certificates, sig.CRLs, sig.OCSPResponses = all.certs, all.crls, all.ocsp
+	sig.Certificates, sig.CRLs, sig.OCSPResponses = all.Certificates, all.CRLs, all.OCSPResponses
 
 	// Counter-signatures.
 	if len(u.counters) > 0 && depth+1 > MaxCounterSignatureDepth {

@@ -96,7 +96,7 @@ func TestTimestampInputs(t *testing.T) {
 			}
 		}
 		q := findQualifying(sig)
-		vd := &validationData{}
+		vd := newValidationData()
 		u := readUnsigned(q.unsigned, vd)
 		p := readSigned(q.signedCandidate)
 		in := &inputs{sig: sig, signedInfo: dsChild(sig, "SignedInfo"), value: dsChild(sig, "SignatureValue"), keyInfo: dsChild(sig, "KeyInfo"),
@@ -115,7 +115,7 @@ func TestTimestampInputs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ts := evidence(it.kind.timestampType(), tok, vd.certs, in.input(it, prop.c14n))
+				ts := evidence(it.kind.timestampType(), tok, vd.Certificates, in.input(it, prop.c14n))
 				r := "ok"
 				if !ts.Imprint.Valid {
 					r = ts.Imprint.Reason

@@ -1,56 +1,19 @@
 package xades
 
 import (
-	"bytes"
-	"crypto/x509"
-	"fmt"
-
 	"github.com/beevik/etree"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/formats/internal/validationdata"
 	"github.com/svc-dss/dss/adapters/formats/ocsp"
-	"github.com/svc-dss/dss/domain/ades"
 )
 
-// validationData is what a signature carries for validation:
-// certificates and revocation data, deduplicated by their bytes, in order
-// of appearance.
-type validationData struct {
-	certs    []*x509.Certificate
-	crls     [][]byte
-	ocsp     [][]byte
-	problems []ades.Problem
-	over     bool // a limit was reached; the rest was left out
-}
+// validationData is what a signature carries for validation
+// (validationdata.Set), with the XAdES reader's ways of reading it.
+type validationData struct{ *validationdata.Set }
 
-func (v *validationData) addCert(c *x509.Certificate) {
-	for _, have := range v.certs {
-		if bytes.Equal(have.Raw, c.Raw) {
-			return
-		}
-	}
-	if len(v.certs) == MaxCertificates {
-		v.over = true
-		return
-	}
-	v.certs = append(v.certs, c)
-}
-
-func (v *validationData) addRaw(list [][]byte, b []byte) [][]byte {
-	for _, have := range list {
-		if bytes.Equal(have, b) {
-			return list
-		}
-	}
-	if len(v.crls)+len(v.ocsp) >= MaxRevocationValues {
-		v.over = true
-		return list
-	}
-	return append(list, b)
-}
-
-func (v *validationData) problem(code, format string, args ...any) {
-	v.problems = append(v.problems, ades.Problem{Code: code, Message: fmt.Sprintf(format, args...)})
+func newValidationData() *validationData {
+	return &validationData{validationdata.New(MaxCertificates, MaxRevocationValues)}
 }
 
 // addCertificateValues reads a xades:CertificateValues (or a KeyInfo's
@@ -63,20 +26,20 @@ func (v *validationData) addCertificateValues(el *etree.Element) int {
 			continue
 		}
 		if n++; n > MaxCertificates {
-			v.over = true
+			v.Over = true
 			break
 		}
 		der, err := decodeBase64(c.Text())
 		if err != nil {
-			v.problem(CodeBadCertificate, "%s: %v", c.Tag, err)
+			v.Problem(CodeBadCertificate, "%s: %v", c.Tag, err)
 			continue
 		}
 		crt, err := cert.Parse(der)
 		if err != nil {
-			v.problem(CodeBadCertificate, "%s does not parse: %v", c.Tag, err)
+			v.Problem(CodeBadCertificate, "%s does not parse: %v", c.Tag, err)
 			continue
 		}
-		v.addCert(crt)
+		v.AddCertificate(crt)
 	}
 	return n
 }
@@ -99,18 +62,18 @@ func (v *validationData) addRevocationValues(el *etree.Element) int {
 				continue
 			}
 			if n++; n > MaxRevocationValues {
-				v.over = true
+				v.Over = true
 				return n
 			}
 			der, err := decodeBase64(val.Text())
 			if err != nil {
-				v.problem(CodeMalformedProperty, "%s: %v", val.Tag, err)
+				v.Problem(CodeMalformedProperty, "%s: %v", val.Tag, err)
 				continue
 			}
 			if isOCSP {
-				v.ocsp = v.addRaw(v.ocsp, ocsp.Full(der))
+				v.AddOCSP(ocsp.Full(der))
 			} else {
-				v.crls = v.addRaw(v.crls, der)
+				v.AddCRL(der)
 			}
 		}
 	}
