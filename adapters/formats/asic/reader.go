@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/domain/ades"
@@ -401,7 +402,7 @@ func (rd *reading) entries(sig *ades.Signature, m *manifest) []ades.DataObject {
 	out := make([]ades.DataObject, 0, len(m.entries))
 	for _, e := range m.entries {
 		h := digestHash(e.algorithm)
-		d := ades.DataObject{Name: e.uri, DigestAlgorithm: hashName(h), Digest: e.digest}
+		d := ades.DataObject{Name: e.uri, DigestAlgorithm: cert.HashName(h), Digest: e.digest}
 		f := rd.lookup(e.uri)
 		if f != nil {
 			d.Name, d.Found = f.name, true

@@ -194,22 +194,3 @@ func digestHash(uri string) crypto.Hash {
 	}
 	return 0
 }
-
-// hashName names h as the other readers do (SHA256, SHA3-256).
-func hashName(h crypto.Hash) string {
-	switch h {
-	case crypto.SHA1:
-		return "SHA1"
-	case crypto.SHA224:
-		return "SHA224"
-	case crypto.SHA256:
-		return "SHA256"
-	case crypto.SHA384:
-		return "SHA384"
-	case crypto.SHA512:
-		return "SHA512"
-	case 0:
-		return ""
-	}
-	return h.String()
-}

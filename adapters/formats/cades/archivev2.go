@@ -8,6 +8,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
@@ -86,7 +87,7 @@ func archiveV2Inputs(sd *cms.SignedData, si *cms.SignerInfo, ats cms.Attribute, 
 // knows.
 func (rd *reading) archiveV2Imprint(si *cms.SignerInfo, ats cms.Attribute, tok *tsp.Token, content []byte, found bool) ades.Check {
 	h := tok.Info.MessageImprint.Hash
-	c := ades.Check{Algorithm: hashName(h)}
+	c := ades.Check{Algorithm: cert.HashName(h)}
 	if !found {
 		c.Reason = CodeNoContent
 		return c

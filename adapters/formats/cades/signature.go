@@ -2,7 +2,6 @@ package cades
 
 import (
 	"bytes"
-	"crypto"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -223,7 +222,7 @@ func algorithmName(si *cms.SignerInfo) string {
 		}
 		return ""
 	}
-	h := hashName(alg.Hash)
+	h := cert.HashName(alg.Hash)
 	switch alg.Scheme {
 	case cert.PKCS1v15:
 		return "RSA-" + h
@@ -237,26 +236,6 @@ func algorithmName(si *cms.SignerInfo) string {
 		return "Ed25519"
 	}
 	return ""
-}
-
-// hashName is the hash's name as algorithm names use it: SHA256,
-// SHA3-256.
-func hashName(h crypto.Hash) string {
-	switch h {
-	case crypto.MD5:
-		return "MD5"
-	case crypto.SHA1:
-		return "SHA1"
-	case crypto.SHA224:
-		return "SHA224"
-	case crypto.SHA256:
-		return "SHA256"
-	case crypto.SHA384:
-		return "SHA384"
-	case crypto.SHA512:
-		return "SHA512"
-	}
-	return h.String()
 }
 
 // signingCertReference reads the ESS signing-certificate(-v2) attribute

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
@@ -57,7 +58,7 @@ func (rd *reading) timestamps(si, parent *cms.SignerInfo, content []byte, found 
 		for _, v := range a.Values {
 			err := add(ades.ContentTimestamp, v, func(tok *tsp.Token) ades.Check {
 				if !found {
-					return ades.Check{Algorithm: hashName(tok.Info.MessageImprint.Hash), Reason: CodeNoContent}
+					return ades.Check{Algorithm: cert.HashName(tok.Info.MessageImprint.Hash), Reason: CodeNoContent}
 				}
 				return imprintCheck(tok, tok.CheckImprint(content))
 			})
@@ -147,16 +148,56 @@ func tokenEvidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certifi
 
 // imprintCheck turns the outcome of an imprint comparison into a Check.
 func imprintCheck(tok *tsp.Token, err error) ades.Check {
-	c := ades.Check{Algorithm: hashName(tok.Info.MessageImprint.Hash)}
+	return imprintCheckWith(tok, err, cadesImprintCodes)
+}
+
+// ImprintCodes are the reason codes a reader gives an imprint it could
+// not match, each reader in its own namespace (CADES_, XADES_...).
+type ImprintCodes struct {
+	NoContent, NotComputed, Mismatch, UnsupportedAlgorithm string
+}
+
+var cadesImprintCodes = ImprintCodes{
+	NoContent: CodeNoContent, NotComputed: CodeImprintNotComputed,
+	Mismatch: CodeImprintMismatch, UnsupportedAlgorithm: CodeUnsupportedAlgorithm,
+}
+
+// ErrNoContent is wrapped by the error of a time-stamp's input when a
+// data object it covers was not supplied (TimestampEvidenceOf).
+var ErrNoContent = errors.New("signed data not available")
+
+// TimestampEvidenceOf is TimestampEvidence for the readers of the other
+// formats, XAdES and JAdES: the imprint's input is computed only now, by
+// input, whose error says why there is none (wrapping ErrNoContent when
+// data is missing, anything else when it cannot be computed), and the
+// reasons are named with codes.
+func TimestampEvidenceOf(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certificate, input func() ([]byte, error), codes ImprintCodes) ades.Timestamp {
+	ts := tokenEvidence(typ, tok, certs)
+	data, err := input()
+	switch {
+	case errors.Is(err, ErrNoContent):
+		ts.Imprint = ades.Check{Algorithm: cert.HashName(tok.Info.MessageImprint.Hash), Reason: codes.NoContent}
+	case err != nil:
+		ts.Imprint = ades.Check{Algorithm: cert.HashName(tok.Info.MessageImprint.Hash), Reason: codes.NotComputed}
+	default:
+		ts.Imprint = imprintCheckWith(tok, tok.CheckImprint(data), codes)
+	}
+	return ts
+}
+
+// imprintCheckWith is the check of tok's imprint whose comparison gave
+// err, its reasons named with codes.
+func imprintCheckWith(tok *tsp.Token, err error, codes ImprintCodes) ades.Check {
+	c := ades.Check{Algorithm: cert.HashName(tok.Info.MessageImprint.Hash)}
 	switch {
 	case err == nil:
 		c.Done, c.Valid = true, true
 	case errors.Is(err, tsp.ErrImprintMismatch):
-		c.Done, c.Reason = true, CodeImprintMismatch
+		c.Done, c.Reason = true, codes.Mismatch
 	case errors.Is(err, tsp.ErrUnsupported):
-		c.Reason = CodeUnsupportedAlgorithm
+		c.Reason = codes.UnsupportedAlgorithm
 	default:
-		c.Reason = CodeImprintNotComputed
+		c.Reason = codes.NotComputed
 	}
 	return c
 }
@@ -166,7 +207,7 @@ func imprintCheck(tok *tsp.Token, err error) ades.Check {
 // signature.
 func (rd *reading) archiveV3Imprint(stats *timestampStats, si *cms.SignerInfo, tok *tsp.Token, content []byte, found bool) ades.Check {
 	h := tok.Info.MessageImprint.Hash
-	c := ades.Check{Algorithm: hashName(h)}
+	c := ades.Check{Algorithm: cert.HashName(h)}
 	if !found {
 		c.Reason = CodeNoContent
 		return c

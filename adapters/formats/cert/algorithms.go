@@ -381,3 +381,24 @@ func (a SignatureAlgorithm) X509() x509.SignatureAlgorithm {
 	}
 	return x509.UnknownSignatureAlgorithm
 }
+
+// HashName is h's name as the readers name a digest in their evidence
+// (ades.Check.Algorithm): SHA1, SHA256, SHA3-256; empty for no hash.
+// The domain reads both spellings (algorithm.NormalizeDigest).
+func HashName(h crypto.Hash) string {
+	switch h {
+	case 0:
+		return ""
+	case crypto.SHA1:
+		return "SHA1"
+	case crypto.SHA224:
+		return "SHA224"
+	case crypto.SHA256:
+		return "SHA256"
+	case crypto.SHA384:
+		return "SHA384"
+	case crypto.SHA512:
+		return "SHA512"
+	}
+	return h.String() // MD5, SHA3-256...
+}

@@ -30,7 +30,7 @@ func init() {
 		hash  crypto.Hash
 		curve elliptic.Curve
 	}{{"256", crypto.SHA256, elliptic.P256()}, {"384", crypto.SHA384, elliptic.P384()}, {"512", crypto.SHA512, elliptic.P521()}} {
-		n := hashName(h.hash)
+		n := cert.HashName(h.hash)
 		algorithms["RS"+h.bits] = jwsAlgorithm{alg: cert.SignatureAlgorithm{Scheme: cert.PKCS1v15, Hash: h.hash}, name: "RSA-" + n}
 		algorithms["PS"+h.bits] = jwsAlgorithm{alg: cert.SignatureAlgorithm{Scheme: cert.PSS, Hash: h.hash, SaltLength: h.hash.Size()}, name: "RSASSA-PSS-" + n}
 		algorithms["ES"+h.bits] = jwsAlgorithm{alg: cert.SignatureAlgorithm{Scheme: cert.ECDSAPlain, Hash: h.hash}, name: "ECDSA-" + n, curve: h.curve}
@@ -74,25 +74,6 @@ func (a jwsAlgorithm) keyMatches(pub crypto.PublicKey) bool {
 		return ok && k.Curve == a.curve
 	}
 	return false
-}
-
-// hashName is the hash's name as algorithm names use it: SHA256.
-func hashName(h crypto.Hash) string {
-	switch h {
-	case 0:
-		return ""
-	case crypto.SHA1:
-		return "SHA1"
-	case crypto.SHA224:
-		return "SHA224"
-	case crypto.SHA256:
-		return "SHA256"
-	case crypto.SHA384:
-		return "SHA384"
-	case crypto.SHA512:
-		return "SHA512"
-	}
-	return h.String()
 }
 
 // digestAlgorithm returns the hash a JAdES digest-algorithm name gives:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/domain/ades"
 )
@@ -124,7 +125,7 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 			if n++; n > MaxTimestamps {
 				return fmt.Errorf("more than %d time-stamps in one signature", MaxTimestamps)
 			}
-			sig.Timestamps = append(sig.Timestamps, evidence(typ, tok, vd.Certificates, input(canonAlg)))
+			sig.Timestamps = append(sig.Timestamps, cades.TimestampEvidenceOf(typ, tok, vd.Certificates, input(canonAlg), imprintCodes))
 			switch typ {
 			case ades.SignatureTimestamp:
 				facts.signatureTS++
@@ -313,7 +314,7 @@ func (pl payload) bytes() []byte {
 //   - Another mechanism: not computed.
 func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a jwsAlgorithm) *payloadChoice {
 	p := &payloadChoice{}
-	digestName := hashName(a.alg.Hash)
+	digestName := cert.HashName(a.alg.Hash)
 	if h.sigD == nil {
 		if j.attached {
 			sig.DataObjects = []ades.DataObject{{Name: "payload", Found: true, Intact: true, DigestAlgorithm: digestName}}
@@ -353,7 +354,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 			return p
 		}
 		for i, name := range names {
-			do := ades.DataObject{Name: name, DigestAlgorithm: hashName(hm)}
+			do := ades.DataObject{Name: name, DigestAlgorithm: cert.HashName(hm)}
 			part, n, found := rd.part(name, len(names))
 			if found {
 				do.Found, do.Part, do.Name = true, n, rd.partName(n)

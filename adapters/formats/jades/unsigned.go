@@ -1,7 +1,6 @@
 package jades
 
 import (
-	"crypto/x509"
 	"errors"
 	"fmt"
 
@@ -184,33 +183,13 @@ func tokens(v *value, name string, problems *[]ades.Problem) ([]*tsp.Token, stri
 // data object not supplied). errNotComputed: the input uses what this
 // reader does not compute.
 var (
-	errNoContent   = errors.New("jades: signed data not available")
+	errNoContent   = fmt.Errorf("jades: %w", cades.ErrNoContent)
 	errNotComputed = errors.New("jades: time-stamp input not computed")
 )
 
-// evidence checks one token: its own signature, with certs as candidates
-// for the TSA's, and its imprint against input().
-func evidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certificate, input func() ([]byte, error)) ades.Timestamp {
-	ts := cades.TimestampEvidence(typ, tok, nil, certs)
-	ts.Imprint = ades.Check{Algorithm: hashName(tok.Info.MessageImprint.Hash)}
-	data, err := input()
-	switch {
-	case errors.Is(err, errNoContent):
-		ts.Imprint.Reason = CodeNoContent
-		return ts
-	case err != nil:
-		ts.Imprint.Reason = CodeImprintNotComputed
-		return ts
-	}
-	switch err := tok.CheckImprint(data); {
-	case err == nil:
-		ts.Imprint.Done, ts.Imprint.Valid = true, true
-	case errors.Is(err, tsp.ErrImprintMismatch):
-		ts.Imprint.Done, ts.Imprint.Reason = true, CodeImprintMismatch
-	case errors.Is(err, tsp.ErrUnsupported):
-		ts.Imprint.Reason = CodeUnsupportedAlgorithm
-	default:
-		ts.Imprint.Reason = CodeImprintNotComputed
-	}
-	return ts
+// imprintCodes name the reasons of this reader's time-stamp imprints
+// (cades.TimestampEvidenceOf).
+var imprintCodes = cades.ImprintCodes{
+	NoContent: CodeNoContent, NotComputed: CodeImprintNotComputed,
+	Mismatch: CodeImprintMismatch, UnsupportedAlgorithm: CodeUnsupportedAlgorithm,
 }

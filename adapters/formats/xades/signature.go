@@ -7,6 +7,8 @@ import (
 
 	"github.com/beevik/etree"
 
+	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/domain/ades"
@@ -117,7 +119,7 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 				sig.Problems = append(sig.Problems, ades.Problem{Code: CodeTimestampUnreadable, Message: fmt.Sprintf("%s: %v", it.el.Tag, err)})
 				continue
 			}
-			sig.Timestamps = append(sig.Timestamps, evidence(it.kind.timestampType(), tok, all.Certificates, in.input(it, p.c14n)))
+			sig.Timestamps = append(sig.Timestamps, cades.TimestampEvidenceOf(it.kind.timestampType(), tok, all.Certificates, in.input(it, p.c14n), imprintCodes))
 			switch it.kind {
 			case kindSignature:
 				facts.signatureTS++
@@ -266,7 +268,7 @@ func dataObject(rc xmldsig.ReferenceCheck, name string) ades.DataObject {
 		Part:            rc.Part,
 		Intact:          rc.Found && rc.Intact && unchecked == "",
 		Unchecked:       unchecked,
-		DigestAlgorithm: hashName(digestHash(rc.DigestMethod)),
+		DigestAlgorithm: cert.HashName(digestHash(rc.DigestMethod)),
 		Digest:          rc.Digest,
 	}
 }

@@ -86,7 +86,7 @@ func checkNonce(nonce, value []byte) ades.Check {
 	if err != nil || !h.Available() {
 		return ades.Check{Reason: CodeUnsupportedAlgorithm}
 	}
-	c := ades.Check{Done: true, Algorithm: hashName(h)}
+	c := ades.Check{Done: true, Algorithm: cert.HashName(h)}
 	sum := h.New()
 	sum.Write(value)
 	if !bytes.Equal(sum.Sum(nil), digest) {

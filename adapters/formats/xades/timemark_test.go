@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 
+	"github.com/svc-dss/dss/adapters/formats/cert"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/fixtures/pki"
 )
@@ -57,11 +58,11 @@ func TestCheckNonce(t *testing.T) {
 		nonce []byte
 		want  ades.Check
 	}{
-		{"SHA-256, NULL parameters", digestInfo(t, oidSHA256, true, sum256[:]), ades.Check{Done: true, Valid: true, Algorithm: hashName(crypto.SHA256)}},
-		{"SHA-256, no parameters", digestInfo(t, oidSHA256, false, sum256[:]), ades.Check{Done: true, Valid: true, Algorithm: hashName(crypto.SHA256)}},
-		{"SHA-512", digestInfo(t, oidSHA512, true, sum512[:]), ades.Check{Done: true, Valid: true, Algorithm: hashName(crypto.SHA512)}},
-		{"the digest of another value", digestInfo(t, oidSHA256, true, other[:]), ades.Check{Done: true, Algorithm: hashName(crypto.SHA256), Reason: CodeTimeMarkNonceMismatch}},
-		{"the digest under another algorithm", digestInfo(t, oidSHA512, true, sum256[:]), ades.Check{Done: true, Algorithm: hashName(crypto.SHA512), Reason: CodeTimeMarkNonceMismatch}},
+		{"SHA-256, NULL parameters", digestInfo(t, oidSHA256, true, sum256[:]), ades.Check{Done: true, Valid: true, Algorithm: cert.HashName(crypto.SHA256)}},
+		{"SHA-256, no parameters", digestInfo(t, oidSHA256, false, sum256[:]), ades.Check{Done: true, Valid: true, Algorithm: cert.HashName(crypto.SHA256)}},
+		{"SHA-512", digestInfo(t, oidSHA512, true, sum512[:]), ades.Check{Done: true, Valid: true, Algorithm: cert.HashName(crypto.SHA512)}},
+		{"the digest of another value", digestInfo(t, oidSHA256, true, other[:]), ades.Check{Done: true, Algorithm: cert.HashName(crypto.SHA256), Reason: CodeTimeMarkNonceMismatch}},
+		{"the digest under another algorithm", digestInfo(t, oidSHA512, true, sum256[:]), ades.Check{Done: true, Algorithm: cert.HashName(crypto.SHA512), Reason: CodeTimeMarkNonceMismatch}},
 		{"a bare digest", sum256[:], ades.Check{Done: true, Reason: CodeTimeMarkNonceMalformed}},
 		{"trailing bytes", append(digestInfo(t, oidSHA256, true, sum256[:]), 0), ades.Check{Done: true, Reason: CodeTimeMarkNonceMalformed}},
 		{"an unknown algorithm", digestInfo(t, oidMD2, true, sum256[:16]), ades.Check{Reason: CodeUnsupportedAlgorithm}},
@@ -152,7 +153,7 @@ func TestTimeMarkRecognised(t *testing.T) {
 		}
 		return resp
 	}
-	ok := ades.Check{Done: true, Valid: true, Algorithm: hashName(crypto.SHA256)}
+	ok := ades.Check{Done: true, Valid: true, Algorithm: cert.HashName(crypto.SHA256)}
 	for _, tc := range []struct {
 		name      string
 		responses [][]byte

@@ -2,8 +2,6 @@ package xades
 
 import (
 	"bytes"
-	"crypto"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,14 +9,13 @@ import (
 	"github.com/beevik/etree"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
-	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/domain/ades"
 )
 
 // errNoContent: an input of the imprint is not available (a detached
 // data object not supplied).
-var errNoContent = errors.New("xades: signed data not available")
+var errNoContent = fmt.Errorf("xades: %w", cades.ErrNoContent)
 
 // errUnsupported: the input uses what this reader does not compute.
 var errUnsupported = errors.New("xades: unsupported time-stamp input")
@@ -301,55 +298,6 @@ func readTimestamp(el *etree.Element, problems *[]ades.Problem) tsProperty {
 	return p
 }
 
-// evidence checks one token of a time-stamp property: its own signature
-// (with the signature's certificates as candidates for the TSA's) and its
-// imprint against input, computed lazily; a nil input function means
-// the imprint is not computed.
-func evidence(typ ades.TimestampType, tok *tsp.Token, certs []*x509.Certificate, input func() ([]byte, error)) ades.Timestamp {
-	ts := cades.TimestampEvidence(typ, tok, nil, certs)
-	ts.Imprint = ades.Check{Algorithm: hashName(tok.Info.MessageImprint.Hash)}
-	data, err := input()
-	switch {
-	case errors.Is(err, errNoContent):
-		ts.Imprint.Reason = CodeNoContent
-		return ts
-	case err != nil:
-		ts.Imprint.Reason = CodeImprintNotComputed
-		return ts
-	}
-	switch err := tok.CheckImprint(data); {
-	case err == nil:
-		ts.Imprint.Done, ts.Imprint.Valid = true, true
-	case errors.Is(err, tsp.ErrImprintMismatch):
-		ts.Imprint.Done, ts.Imprint.Reason = true, CodeImprintMismatch
-	case errors.Is(err, tsp.ErrUnsupported):
-		ts.Imprint.Reason = CodeUnsupportedAlgorithm
-	default:
-		ts.Imprint.Reason = CodeImprintNotComputed
-	}
-	return ts
-}
-
-// hashName is the hash's name as algorithm names use it: SHA256,
-// SHA3-256.
-func hashName(h crypto.Hash) string {
-	switch h {
-	case 0:
-		return ""
-	case crypto.SHA1:
-		return "SHA1"
-	case crypto.SHA224:
-		return "SHA224"
-	case crypto.SHA256:
-		return "SHA256"
-	case crypto.SHA384:
-		return "SHA384"
-	case crypto.SHA512:
-		return "SHA512"
-	}
-	return h.String()
-}
-
 // input returns the function computing the imprint input of a time-stamp
 // property it.
 func (in *inputs) input(it tsItem, c14n string) func() ([]byte, error) {
@@ -370,4 +318,11 @@ func (in *inputs) input(it tsItem, c14n string) func() ([]byte, error) {
 		}
 		return nil, errUnsupported
 	}
+}
+
+// imprintCodes name the reasons of this reader's time-stamp imprints
+// (cades.TimestampEvidenceOf).
+var imprintCodes = cades.ImprintCodes{
+	NoContent: CodeNoContent, NotComputed: CodeImprintNotComputed,
+	Mismatch: CodeImprintMismatch, UnsupportedAlgorithm: CodeUnsupportedAlgorithm,
 }

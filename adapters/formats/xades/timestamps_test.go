@@ -8,6 +8,7 @@ import (
 
 	"github.com/beevik/etree"
 
+	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/domain/ades"
@@ -115,7 +116,7 @@ func TestTimestampInputs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ts := evidence(it.kind.timestampType(), tok, vd.Certificates, in.input(it, prop.c14n))
+				ts := cades.TimestampEvidenceOf(it.kind.timestampType(), tok, vd.Certificates, in.input(it, prop.c14n), imprintCodes)
 				r := "ok"
 				if !ts.Imprint.Valid {
 					r = ts.Imprint.Reason

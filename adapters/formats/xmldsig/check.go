@@ -298,7 +298,7 @@ func algorithmName(s *parsedSignature) string {
 		return ""
 	}
 	if s.pss != nil {
-		return "RSASSA-PSS-" + hashName(s.pss.hash)
+		return "RSASSA-PSS-" + cert.HashName(s.pss.hash)
 	}
 	m, ok := signatureMethods[s.method]
 	if !ok {
@@ -306,29 +306,13 @@ func algorithmName(s *parsedSignature) string {
 	}
 	switch m.family {
 	case familyRSA:
-		return "RSA-" + hashName(m.hash)
+		return "RSA-" + cert.HashName(m.hash)
 	case familyRSAPSS:
-		return "RSASSA-PSS-" + hashName(m.hash)
+		return "RSASSA-PSS-" + cert.HashName(m.hash)
 	case familyECDSA:
-		return "ECDSA-" + hashName(m.hash)
+		return "ECDSA-" + cert.HashName(m.hash)
 	}
 	return ""
-}
-
-func hashName(h crypto.Hash) string {
-	switch h {
-	case crypto.SHA1:
-		return "SHA1"
-	case crypto.SHA224:
-		return "SHA224"
-	case crypto.SHA256:
-		return "SHA256"
-	case crypto.SHA384:
-		return "SHA384"
-	case crypto.SHA512:
-		return "SHA512"
-	}
-	return h.String() // SHA3-256...
 }
 
 // checkValue verifies the SignatureValue with each candidate's key.
