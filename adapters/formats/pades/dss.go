@@ -1,17 +1,14 @@
 package pades
 
 import (
-	"bytes"
 	"crypto/x509"
 	"fmt"
-	"math/big"
 	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"github.com/svc-dss/dss/adapters/formats/cert"
-	"github.com/svc-dss/dss/adapters/formats/crl"
-	"github.com/svc-dss/dss/adapters/formats/ocsp"
+	"github.com/svc-dss/dss/adapters/formats/internal/validationdata"
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/domain/ades"
 )
@@ -31,11 +28,9 @@ type dssData struct {
 	seen map[pdf.Location]bool
 	// full is set once a kind of data reached MaxDSSEntries.
 	full map[string]bool
-	// crlIssuers and ocspSerials are the issuers of the CRLs and the
-	// serial numbers the OCSP responses are about, once indexed.
-	crlIssuers  [][]byte
-	ocspSerials []*big.Int
-	indexed     bool
+	// revocations is what the CRLs and OCSP responses are about, once
+	// read (holdsRevocationOf).
+	revocations *validationdata.Revocations
 }
 
 // after is where the first version of the store written at or after end
@@ -167,46 +162,11 @@ func (d *dssData) room(kind string, n int) bool {
 }
 
 // holdsRevocationOf reports whether the stores hold revocation data
-// about c, a certificate the document carries (carried: the signature's,
-// a time-stamp token's, the stores'): an OCSP response about its serial
-// number, or a CRL of its issuer whose certificate the document carries
-// too, so that the CRL can be checked at all (DSS takes no revocation
-// data it cannot verify: pades-010's store holds the CRL of its TSA's CA
-// but not that CA's certificate, and DSS calls it T). It depends on the
-// document alone: a certificate the document does not carry (found among
-// the validator's certificates, ports.Document.Certificates) has no data
-// here. Whether the data is usable, and whether the rest of the chain is
-// covered, is the process's question (etsi:
-// LEVEL_NOT_SUPPORTED_BY_EVIDENCE).
+// about c, a certificate the document carries (validationdata.Revocations).
 func (d *dssData) holdsRevocationOf(c *x509.Certificate, carried []*x509.Certificate) bool {
-	if c == nil || !slices.ContainsFunc(carried, c.Equal) {
-		return false
+	if d.revocations == nil {
+		r := validationdata.RevocationsOf(d.crls, d.ocsps)
+		d.revocations = &r
 	}
-	d.index()
-	issuerCarried := slices.ContainsFunc(carried, func(i *x509.Certificate) bool { return bytes.Equal(i.RawSubject, c.RawIssuer) })
-	return issuerCarried && slices.ContainsFunc(d.crlIssuers, func(issuer []byte) bool { return bytes.Equal(issuer, c.RawIssuer) }) ||
-		slices.ContainsFunc(d.ocspSerials, func(serial *big.Int) bool { return serial.Cmp(c.SerialNumber) == 0 })
-}
-
-// index parses the stored CRLs and OCSP responses, once, for
-// holdsRevocationOf: their issuers and serial numbers.
-func (d *dssData) index() {
-	if d.indexed {
-		return
-	}
-	d.indexed = true
-	for _, der := range d.crls {
-		if l, err := crl.Parse(der); err == nil {
-			d.crlIssuers = append(d.crlIssuers, l.RawIssuer)
-		}
-	}
-	for _, der := range d.ocsps {
-		if r, err := ocsp.ParseResponse(der); err == nil && r.Basic != nil {
-			for _, sr := range r.Basic.Responses {
-				if sr.CertID.SerialNumber != nil {
-					d.ocspSerials = append(d.ocspSerials, sr.CertID.SerialNumber)
-				}
-			}
-		}
-	}
+	return d.revocations.About(c, carried)
 }

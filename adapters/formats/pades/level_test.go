@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/matryer/is"
+
 	"github.com/svc-dss/dss/adapters/formats/pades"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/fixtures/cades"
@@ -140,6 +142,58 @@ func TestLevelWhateverCertificatesAreKnown(t *testing.T) {
 				if got := ades.SignatureFormat(sigs[0].Format, sigs[0].Level); got != tt.want {
 					t.Errorf("with %s known: %s, want %s", k.name, got, tt.want)
 				}
+			}
+		})
+	}
+}
+
+// A PAdES signature whose CMS carries a signing-time attribute meets no
+// baseline level (EN 319 142-1, 6.3, Table 1), whatever the document adds
+// to it: DSS names it by the older profiles, PAdES_LTV with a document
+// time-stamp over validation data that makes it LT, PAdES_BES otherwise
+// (pades-021). The level stays what the evidence stands for.
+func TestLevelWithSigningTimeAttribute(t *testing.T) {
+	t.Parallel()
+	p := testPKI(t)
+	at := signedAt.Add(time.Hour)
+	tests := []struct {
+		name      string
+		attribute bool
+		level     cades.Level
+		// first: a document time-stamp before the store (T by it).
+		first, dss, last bool
+		want             string
+		wantLevel        ades.Level
+	}{
+		{"B", true, cades.B, false, false, false, "PAdES_BES", ades.LevelB},
+		{"T", true, cades.T, false, false, false, "PAdES_BES", ades.LevelT},
+		{"T and a store", true, cades.T, false, true, false, "PAdES_BES", ades.LevelLT},
+		{"T, a store and a document time-stamp", true, cades.T, false, true, true, "PAdES_LTV", ades.LevelLTA},
+		{"B, a document time-stamp, a store, a document time-stamp (pades-021)", true, cades.B, true, true, true, "PAdES_LTV", ades.LevelLTA},
+		{"without the attribute: the same", false, cades.B, true, true, true, "PAdES_BASELINE_LTA", ades.LevelLTA},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			d := fixture.New(1)
+			is.NoErr(d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: tt.level, SigningTime: signedAt, SigningTimeAttribute: tt.attribute}))
+			if tt.first {
+				is.NoErr(d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at}))
+			}
+			if tt.dss {
+				is.NoErr(d.AddDSS(fixture.DSSOptions{PKI: p, At: at.Add(time.Hour)}))
+			}
+			if tt.last {
+				is.NoErr(d.AddDocumentTimestamp(fixture.TimestampOptions{PKI: p, At: at.Add(2 * time.Hour)}))
+			}
+			sigs, err := pades.NewReader().Read(context.Background(), ports.Document{Name: "doc.pdf", Data: d.Bytes()})
+			is.NoErr(err)
+			is.Equal(len(sigs), 1)
+			is.Equal(sigs[0].FormatName(), tt.want)
+			is.Equal(sigs[0].Level, tt.wantLevel)
+			if tt.attribute {
+				is.Equal(sigs[0].ClaimedSigningTime, signedAt) // /M, not the attribute
 			}
 		})
 	}

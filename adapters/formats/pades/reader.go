@@ -54,7 +54,7 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) (sigs []ades.Sign
 	if err != nil {
 		return nil, fmt.Errorf("%w: pades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{data: doc.Data, pdf: file, prefix: &prefixes{data: doc.Data}, certs: doc.Certificates, fieldInfo: map[string]field{}, changes: map[int]changes{}}
+	rd := &reading{data: doc.Data, pdf: file, prefix: &prefixes{data: doc.Data}, certs: doc.Certificates, fieldInfo: map[string]field{}, signingTimeAttr: map[string]bool{}, changes: map[int]changes{}}
 	fields, err := rd.signatureFields()
 	if err != nil {
 		return nil, err
@@ -113,6 +113,9 @@ type reading struct {
 	certs  []*x509.Certificate
 	// fieldInfo is the field of each signature, by signature ID.
 	fieldInfo map[string]field
+	// signingTimeAttr holds the IDs of the PAdES signatures whose CMS
+	// carries a signing-time attribute (legacyForm).
+	signingTimeAttr map[string]bool
 	// final is the pages of the document as delivered, read the first
 	// time a revision is compared (finalRead).
 	final     pageView
@@ -527,6 +530,10 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 	for i := range sigs {
 		s := &sigs[i]
 		s.Problems = slices.Concat(f.problems, changed, withoutCAdESOnly(s.Problems))
+		if format == ades.PAdES && !s.ClaimedSigningTime.IsZero() {
+			// Read before /M takes its place.
+			rd.signingTimeAttr[s.ID] = true
+		}
 		if t, err := f.dict.StringEntryBytes("M"); err == nil && t != nil {
 			if m, ok := types.DateTime(string(t), true); ok {
 				s.ClaimedSigningTime = m.UTC()
@@ -705,6 +712,39 @@ func (rd *reading) complete(s *ades.Signature, dss *dssData, stamps []docTimesta
 	default:
 		s.Level = ades.LevelB
 	}
+	if s.Format == ades.PAdES && rd.signingTimeAttr[s.ID] {
+		s.Form = legacyForm(s, lt && hasA)
+	}
+}
+
+// Forms of PAdES outside the baseline levels, as DSS names them: those of
+// ETSI TS 102 778 parts 3 and 4, which the baseline profiles replaced.
+const (
+	formBES  = "PAdES_BES"
+	formEPES = "PAdES_EPES"
+	formLTV  = "PAdES_LTV"
+)
+
+// legacyForm names a PAdES signature whose CMS carries a signing-time
+// attribute. EN 319 142-1 (6.3, Table 1) forbids the attribute at every
+// baseline level, the claimed time being /M, so the signature meets none,
+// whatever the document adds to it. DSS reads it by the older profiles:
+// PAdES_LTV when a document time-stamp covers validation data that makes
+// it LT (ltv; TS 102 778-4), else PAdES_EPES with a signature policy and
+// PAdES_BES without (TS 102 778-3). pades-021 is PAdES_LTV for DSS: its
+// structure is that of LTA, its CMS has the attribute.
+//
+// The level stays what the evidence stands for, as for the extended
+// XAdES forms: the process asks of it what it asks of a baseline
+// signature.
+func legacyForm(s *ades.Signature, ltv bool) string {
+	switch {
+	case ltv:
+		return formLTV
+	case s.PolicyID != "":
+		return formEPES
+	}
+	return formBES
 }
 
 // holdsLTData reports whether the stores hold revocation data
