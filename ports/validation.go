@@ -77,8 +77,8 @@ type EmbeddedRevocation struct {
 // a validation at at: first in the embedded data, then, unless it is
 // configured offline, online (OCSP, then CRL distribution points) when
 // no embedded fact can serve at at (revocation.Serves: none is about
-// cert and issuer, GOOD or REVOKED, issued by at and, if GOOD, still
-// current then). It returns the usable facts (matching the certificate,
+// cert and issuer, GOOD or REVOKED, and, if GOOD, still current at at or
+// issued after it while cert was valid). It returns the usable facts (matching the certificate,
 // signature checked): the embedded ones, even those that cannot serve,
 // by descending ThisUpdate, then the fetched ones, likewise. No fact and
 // no error means none could be found: the process decides what that

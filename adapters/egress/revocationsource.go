@@ -71,10 +71,10 @@ func NewRevocationSource(client *http.Client, cache *RevocationCache, logger *sl
 // a validation at at: those of the embedded data, by descending
 // ThisUpdate, then, when none of them can serve at at
 // (revocation.Serves, the rule the ETSI process applies) and the source
-// is online, those fetched. Embedded facts that cannot serve (issued
-// after at, GOOD but no longer current at at, UNKNOWN) are returned too:
-// the process may still use them with a proof of existence, and reports
-// them. Data the source cannot use at all (about another certificate or
+// is online, those fetched. Embedded facts that cannot serve (GOOD but
+// no longer current at at, GOOD issued after the certificate expired,
+// UNKNOWN) are returned too: the process may still use them with a
+// proof of existence, and reports them. Data the source cannot use at all (about another certificate or
 // issuer, from a responder the issuer did not authorise, unverifiable)
 // gives no fact.
 //

@@ -530,10 +530,10 @@ func TestParseOCSPForms(t *testing.T) {
 }
 
 // TestRevocationFetchWhenEmbeddedCannotServe checks the fetch decision:
-// embedded facts that cannot serve at the validation time (issued after
-// it, GOOD but stale, UNKNOWN) do not stop the search, and are returned
-// with the fetched ones; facts that serve (fresh GOOD, any REVOKED) do;
-// offline nothing is fetched.
+// embedded facts that cannot serve at the validation time (GOOD but
+// stale, UNKNOWN) do not stop the search, and are returned with the
+// fetched ones; facts that serve (fresh GOOD, GOOD issued after the
+// validation time, any REVOKED) do; offline nothing is fetched.
 func TestRevocationFetchWhenEmbeddedCannotServe(t *testing.T) {
 	t.Parallel()
 	at := afterRevocation
@@ -587,6 +587,7 @@ func TestRevocationFetchWhenEmbeddedCannotServe(t *testing.T) {
 			want:     []fact{{true, revocation.Good}, {false, revocation.Good}},
 		},
 		{
+			// GOOD after the validation time is GOOD then (decision 0035).
 			name: "OCSP and CRL issued after the validation time",
 			cert: srv.SignerRSA.Certificate,
 			embedded: func(t *testing.T) ports.EmbeddedRevocation {
@@ -595,8 +596,8 @@ func TestRevocationFetchWhenEmbeddedCannotServe(t *testing.T) {
 					CRLs:          [][]byte{fixtureCRL(t, srv.PKI, srv.Intermediate, at.Add(time.Hour))},
 				}
 			},
-			requests: 1,
-			want:     []fact{{true, revocation.Good}, {true, revocation.Good}, {false, revocation.Good}},
+			requests: 0,
+			want:     []fact{{true, revocation.Good}, {true, revocation.Good}},
 		},
 		{
 			name: "UNKNOWN OCSP",

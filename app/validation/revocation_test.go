@@ -16,8 +16,9 @@ import (
 // TestValidateUnusableEmbeddedRevocation validates CAdES LT signatures
 // whose embedded revocation data cannot serve at the validation time
 // (issue 16, "Signatures that must not pass"): stale and older than the
-// signature's proof of existence, produced after the validation time,
-// about other certificates. With the fixture OCSP responder and CRL
+// signature's proof of existence, about other certificates; and, for
+// contrast, data produced after the validation time, which serves
+// (decision 0035). With the fixture OCSP responder and CRL
 // distribution points reachable, the validator fetches fresh data: a
 // valid signer passes and a signer revoked before the proof of existence
 // is REVOKED_NO_POE. With them unreachable (the egress guard refuses
@@ -73,13 +74,13 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 			online: want{passed, ""}, unreachable: want{passed, ""}, fetched: true,
 		},
 		{
-			// Produced a day after the validation time: unusable. Was
-			// INDETERMINATE/TRY_LATER.
+			// Produced a day after the validation time: GOOD then is
+			// GOOD at the validation time (0035), nothing is fetched.
 			name: "produced after the validation time",
 			opts: func(p *pki.PKI) cades.Options {
 				return cades.Options{Level: cades.LT, SigningTime: signedYesterday, RevocationDataTime: at.Add(24 * time.Hour)}
 			},
-			online: want{passed, ""}, unreachable: want{indet, tryLater}, fetched: true,
+			online: want{passed, ""}, unreachable: want{passed, ""}, fetched: false,
 		},
 		{
 			// Fresh, but about another signer and another CA (an OCSP
@@ -102,13 +103,14 @@ func TestValidateUnusableEmbeddedRevocation(t *testing.T) {
 			online: want{indet, verdict.SubRevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
 		},
 		{
-			// The embedded data says REVOKED, but is from after the
-			// validation time. Was INDETERMINATE/TRY_LATER.
+			// The embedded data, from after the validation time, says
+			// REVOKED before it: REVOKED whether or not more could be
+			// fetched (0035).
 			name: "revoked signer, data produced after the validation time",
 			opts: func(p *pki.PKI) cades.Options {
 				return cades.Options{Level: cades.LT, Defect: cades.RevokedSigner, SigningTime: signedYesterday, RevocationDataTime: at.Add(24 * time.Hour)}
 			},
-			online: want{indet, verdict.SubRevokedNoPOE}, unreachable: want{indet, tryLater}, fetched: true,
+			online: want{indet, verdict.SubRevokedNoPOE}, unreachable: want{indet, verdict.SubRevokedNoPOE}, fetched: false,
 		},
 		{
 			// Data that serves stops the search: nothing fetched.

@@ -256,9 +256,10 @@ func TestRecordedRevocation(t *testing.T) {
 	sig.Timestamps = []ades.Timestamp{timestamp(ades.SignatureTimestamp, tsGen, p.TSA.Certificate)}
 	in := inputs(p)
 	in.Revocation = revokedFacts(sig, in, p.Revoked.Certificate, pki.RevocationTime)
-	// An unusable fact (issued after the validation time) is not relied on.
+	// An unusable fact (GOOD, issued after the certificate expired) is not
+	// relied on.
 	late := fact(p.Revoked.Certificate, p.Intermediate.Certificate, revocation.Good, false)
-	late.ThisUpdate = vt.Add(time.Hour)
+	late.ThisUpdate = p.Revoked.Certificate.NotAfter.Add(time.Hour)
 	in.Revocation[etsi.Key(p.Revoked.Certificate)] = append(in.Revocation[etsi.Key(p.Revoked.Certificate)], late)
 
 	r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})

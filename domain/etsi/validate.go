@@ -428,9 +428,9 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 type linkStatus struct {
 	index   int // of the certificate in the path
 	noCheck bool
-	// fresh: a GOOD fact fresh at the validation time (5.2.5.4 without a
-	// freshness constraint: nextUpdate, when given, after the validation
-	// time) or any REVOKED fact.
+	// fresh: a fact settles the status at the validation time
+	// (revocation.Fresh): GOOD fresh then or issued after it, REVOKED at
+	// or before it, or REVOKED after it but for a suspension.
 	fresh bool
 	// revoked at revokedAt, the earliest revocation at or before the
 	// validation time.
@@ -438,15 +438,14 @@ type linkStatus struct {
 	revokedAt time.Time
 	// goodAt is the latest thisUpdate of a GOOD fact, fresh or not.
 	goodAt time.Time
-	// later: a REVOKED fact with a revocation after the validation time.
-	later bool
 	// facts are the usable facts, in the order the application gave them.
 	facts []revocation.Fact
 }
 
 // revocationOf judges the facts of one link (5.2.5, simplified): a fact
 // is usable when it is about this certificate and issuer, says GOOD or
-// REVOKED and was issued at or before the validation time.
+// REVOKED and speaks of the validation time (revocation.Usable: issued
+// by then, or after it as 0035 says).
 func (v *validation) revocationOf(i int, l certpath.Link) linkStatus {
 	st := linkStatus{index: i, noCheck: noCheck(l.Cert)}
 	for _, f := range v.in.Revocation[Key(l.Cert)] {
@@ -454,18 +453,15 @@ func (v *validation) revocationOf(i int, l certpath.Link) linkStatus {
 			continue
 		}
 		st.facts = append(st.facts, f)
+		if revocation.Fresh(f, v.vt) {
+			st.fresh = true
+		}
 		switch {
 		case f.Status == revocation.Good:
-			if f.NextUpdate.IsZero() || f.NextUpdate.After(v.vt) {
-				st.fresh = true
-			}
 			if f.ThisUpdate.After(st.goodAt) {
 				st.goodAt = f.ThisUpdate
 			}
-		case f.RevokedAt.After(v.vt):
-			st.fresh, st.later = true, true
-		default:
-			st.fresh = true
+		case !f.RevokedAt.After(v.vt):
 			if !st.revoked || f.RevokedAt.Before(st.revokedAt) {
 				st.revokedAt = f.RevokedAt
 			}
@@ -515,15 +511,23 @@ func (st linkStatus) describe(c *x509.Certificate, vt time.Time) (Status, verdic
 		return NotOK, sub, fmt.Sprintf("%s was revoked at %s", who, stamp(st.revokedAt))
 	case st.fresh:
 		for _, f := range st.facts {
-			if f.Status == revocation.Revoked {
+			switch {
+			case !revocation.Fresh(f, vt):
+			case f.Status == revocation.Revoked:
 				return OK, "", fmt.Sprintf("%s: %s says revoked only at %s, after the validation time", who, factName(f), stamp(f.RevokedAt))
-			}
-			if f.NextUpdate.IsZero() || f.NextUpdate.After(vt) {
+			case revocation.IssuedAfter(f, vt):
+				return OK, "", fmt.Sprintf("%s: %s, issued after the validation time, says GOOD: not revoked then either", who, factName(f))
+			default:
 				return OK, "", fmt.Sprintf("%s: %s says GOOD", who, factName(f))
 			}
 		}
 	case !st.goodAt.IsZero():
 		return NotOK, verdict.SubTryLater, fmt.Sprintf("%s: the latest GOOD data, of %s, is not fresh at the validation time", who, stamp(st.goodAt))
+	}
+	for _, f := range st.facts {
+		if f.Status == revocation.Revoked && f.Reason == revocation.ReasonCertificateHold {
+			return NotOK, verdict.SubTryLater, fmt.Sprintf("%s: %s says suspended (certificateHold) only from %s, which does not show it was not suspended at the validation time", who, factName(f), stamp(f.RevokedAt))
+		}
 	}
 	return NotOK, verdict.SubTryLater, who + ": no usable revocation data"
 }

@@ -314,16 +314,16 @@ func TestValidate(t *testing.T) {
 			indication:   verdict.Indeterminate, sub: verdict.SubTryLater,
 		},
 		{
-			name: "5.2.5: UNKNOWN status and data issued after the validation time are not usable: TRY_LATER",
+			name: "5.2.5: UNKNOWN status and GOOD issued after the certificate expired are not usable: TRY_LATER",
 			build: func(t *testing.T, p *pki.PKI) (ades.Signature, etsi.Inputs) {
 				sig := signature(p.SignerRSA)
 				in := inputs(p)
 				in.Revocation = goodFacts(sig, in, false)
 				k := etsi.Key(p.SignerRSA.Certificate)
 				unknown := fact(p.SignerRSA.Certificate, p.Intermediate.Certificate, revocation.Unknown, false)
-				future := fact(p.SignerRSA.Certificate, p.Intermediate.Certificate, revocation.Good, false)
-				future.ThisUpdate = vt.Add(time.Hour)
-				in.Revocation[k] = []revocation.Fact{unknown, future}
+				expired := fact(p.SignerRSA.Certificate, p.Intermediate.Certificate, revocation.Good, false)
+				expired.ThisUpdate = p.SignerRSA.Certificate.NotAfter.Add(time.Hour)
+				in.Revocation[k] = []revocation.Fact{unknown, expired}
 				return sig, in
 			},
 			noBuildFacts: true,

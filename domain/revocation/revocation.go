@@ -51,6 +51,11 @@ func (s Source) String() string {
 	return ""
 }
 
+// ReasonCertificateHold is the RFC 5280 reason code of a suspension: the
+// one revocation that may be lifted again (removeFromCRL, or GOOD from
+// a responder), so the only one that is not permanent.
+const ReasonCertificateHold = 6
+
 // A Fact is one piece of revocation data about one certificate.
 type Fact struct {
 	Certificate *x509.Certificate
@@ -60,7 +65,8 @@ type Fact struct {
 	// fetched online during this validation.
 	Embedded bool
 	Status   Status
-	// RevokedAt and Reason (RFC 5280 reason code) are set when Revoked.
+	// RevokedAt and Reason (RFC 5280 reason code, [ReasonCertificateHold]
+	// among them) are set when Revoked.
 	RevokedAt time.Time
 	Reason    int
 	// ProducedAt is the OCSP producedAt (zero for a CRL); ThisUpdate and

@@ -263,12 +263,17 @@ func TestValidateCommandTrustedListErrors(t *testing.T) {
 // --certificate. The trust is DSS's: the ZZ list is read in eIDAS terms
 // under the agreement, anchor country ZZ, the signer's certificate
 // qualified for electronic signatures. The indication is not DSS's
-// TOTAL_PASSED: at 2022-06-11 the document's revocation data and
-// time-stamps (2022-07-28) are in the future, and we judge revocation
-// data at the validation time, so the signer's status is TRY_LATER and
-// the qualification, QESIG for the certificate, is INDETERMINATE_QESIG
-// for the signature (the known difference of xades-037 in
-// app/validation's conformance test).
+// TOTAL_PASSED. That the document's revocation data (2022-07-28) is from
+// after the validation time (2022-06-11) no longer matters (decision
+// 0035); but its one OCSP response about the signer is signed by a
+// responder the root certified, not the signer's issuing CA, so it is
+// not authorised (RFC 6960, 4.2.2.2) and gives no fact, and nothing in
+// the document is about the issuing CA. DSS's test trusts the CA and the
+// responder directly; given as --certificate they are trusted for
+// nothing. So the signer's status is TRY_LATER and the qualification,
+// QESIG for the certificate, is INDETERMINATE_QESIG for the signature
+// (the known difference of xades-037 in app/validation's conformance
+// test).
 func TestValidateCommandMRA(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
@@ -298,6 +303,7 @@ func TestValidateCommandMRA(t *testing.T) {
 	is.Equal(r.Indication, verdict.Indication("INDETERMINATE"))
 	is.True(r.SubIndication != nil && *r.SubIndication == "TRY_LATER")
 	is.True(r.EIDASQualification != nil && *r.EIDASQualification == "INDETERMINATE_QESIG")
+	is.True(strings.Contains(logs, "ocsp: unauthorised responder")) // why the signer's OCSP response gives no fact
 	var mra, qesig bool
 	for _, w := range r.Warnings {
 		mra = mra || w.Code == "QUALIFICATION_MRA"
