@@ -15,6 +15,7 @@ import (
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cmswrite"
+	"github.com/svc-dss/dss/fixtures/jades"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/xades"
 )
@@ -172,4 +173,51 @@ func TestValidateXAdESCounterSignature(t *testing.T) {
 		}
 		checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_FAILED/SIG_CRYPTO_FAILURE", true})
 	})
+}
+
+// A JAdES signature with a cSig (TS 119 182-1 5.3.2), flattened or
+// compact, gives two reports, the counter-signature's naming its parent;
+// a parent whose signature value is altered fails, and so does its
+// counter-signature, over the value as signed, as for CAdES.
+func TestValidateJAdESCounterSignature(t *testing.T) {
+	t.Parallel()
+	s := newValidation(t, pki.ReferenceTime)
+	p := s.pki.PKI
+	for _, ser := range []jades.Serialization{jades.Flattened, jades.Compact} {
+		signed, _, err := jades.Sign([]byte(`{"contract":1}`), jades.Options{PKI: p, Signer: p.SignerRSA, Level: jades.LT,
+			SigningTime: signedYesterday, CounterSigner: p.SignerECDSA, CounterSerialization: ser})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(ser.String()+"/valid counter-signature", func(t *testing.T) {
+			t.Parallel()
+			sum, err := validate(s.v, validation.Document{Name: "signature.json", Data: signed}, s.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCounterSignature(t, sum, counterWant{"TOTAL_PASSED/", "TOTAL_PASSED/", true})
+		})
+		t.Run(ser.String()+"/parent signature value altered", func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			// The parent's "signature" is the last member of the
+			// flattened serialisation, after the header that holds the
+			// cSig.
+			altered := bytes.Clone(signed)
+			key := []byte(`"signature":"`)
+			at := bytes.LastIndex(altered, key)
+			is.True(at > 0)
+			i := at + len(key) + 10
+			if altered[i] == 'A' {
+				altered[i] = 'B'
+			} else {
+				altered[i] = 'A'
+			}
+			sum, err := validate(s.v, validation.Document{Name: "signature.json", Data: altered}, s.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCounterSignature(t, sum, counterWant{"TOTAL_FAILED/SIG_CRYPTO_FAILURE", "TOTAL_FAILED/SIG_CRYPTO_FAILURE", false})
+		})
+	}
 }
