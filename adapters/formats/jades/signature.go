@@ -47,6 +47,7 @@ func (rd *reading) signature(j jws, parent *counterSigned) (ades.Signature, erro
 	if err != nil {
 		return sig, err
 	}
+	sig.SignatureValue = sigValue
 	comps, problems, err := readComponents(j.header)
 	if err != nil {
 		return sig, err
