@@ -119,6 +119,12 @@ type Signature struct {
 	DataObjects []DataObject
 	// Value is the check of the signature value.
 	Value Check
+	// SignatureValue is the signature value's octets as the document
+	// holds them (a SignerInfo's signature, a ds:SignatureValue or a JWS
+	// Signature Value, decoded); nil when the reader does not keep it.
+	// Reports identify a signature by its digest (a counter-signature
+	// in its parent's ETSI report); the process does not read it.
+	SignatureValue []byte
 
 	// SigningCertificate is the certificate whose key verified the
 	// signature value, or the one the signer identifier names; nil when

@@ -90,15 +90,19 @@ type (
 		Valid          bool   `xml:"Valid,attr"`
 	}
 	xSignature struct {
-		ID             string         `xml:"Id,attr"`
-		Format         string         `xml:"Format,attr"`
-		Placement      *xPlacement    `xml:"PDF"`
-		BuildingBlocks xBlocks        `xml:"BuildingBlocks"`
-		Timestamps     []xTimestamp   `xml:"Timestamp"`
-		Basic          xProcess       `xml:"BasicValidation"`
-		LongTerm       *xLongTerm     `xml:"LongTermValidation"`
-		Qualification  xQualification `xml:"Qualification"`
-		Conclusion     xConclusion    `xml:"Conclusion"`
+		ID     string `xml:"Id,attr"`
+		Format string `xml:"Format,attr"`
+		// CounterSignatureOf is the Id of the signature a
+		// counter-signature counter-signs; absent for a signature of the
+		// document.
+		CounterSignatureOf string         `xml:"CounterSignatureOf,attr,omitempty"`
+		Placement          *xPlacement    `xml:"PDF"`
+		BuildingBlocks     xBlocks        `xml:"BuildingBlocks"`
+		Timestamps         []xTimestamp   `xml:"Timestamp"`
+		Basic              xProcess       `xml:"BasicValidation"`
+		LongTerm           *xLongTerm     `xml:"LongTermValidation"`
+		Qualification      xQualification `xml:"Qualification"`
+		Conclusion         xConclusion    `xml:"Conclusion"`
 	}
 	// xPlacement is a signature's placement (ades.Placement), whatever
 	// its kind, under the element name it was published with.
@@ -212,8 +216,9 @@ var blockTitles = map[etsi.BlockName][2]string{
 func detailedSignature(s Signature, sum verdict.SignatureReport) xSignature {
 	r := s.Result
 	out := xSignature{
-		ID:     sum.SignatureID,
-		Format: sum.SignatureFormat,
+		ID:                 sum.SignatureID,
+		Format:             sum.SignatureFormat,
+		CounterSignatureOf: sum.CounterSignatureOf,
 		Basic: xProcess{
 			Title: "Validation process for basic signatures", Clause: "5.3",
 			Constraints: constraints(r.Basic.Checks), Conclusion: conclusion(r.Basic.Conclusion),

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/xml"
@@ -101,6 +102,7 @@ type (
 	vAttributes struct {
 		SigningTime             *vSigningTime `xml:"SigningTime"`
 		AllDataObjectsTimeStamp []vTimestamp  `xml:"AllDataObjectsTimeStamp"`
+		CounterSignature        []vCounter    `xml:"CounterSignature"`
 		SignatureTimeStamp      []vTimestamp  `xml:"SignatureTimeStamp"`
 		ArchiveTimeStamp        []vTimestamp  `xml:"ArchiveTimeStamp"`
 		DocTimeStamp            []vTimestamp  `xml:"DocTimeStamp"`
@@ -115,6 +117,20 @@ type (
 		Signed  bool   `xml:"Signed,attr"`
 		Objects []vRef `xml:"AttributeObject"`
 		Value   string `xml:"TimeStampValue"`
+	}
+	// vCounter is a counter-signature of the signature (A.11): its
+	// report, by the id of its SignatureIdentifier, and a reference to
+	// it by the digest of its signature value.
+	vCounter struct {
+		Signed    bool          `xml:"Signed,attr"`
+		Objects   []vRef        `xml:"AttributeObject"`
+		Reference vSignatureRef `xml:"CounterSignature"`
+	}
+	// vSignatureRef is a SignatureReferenceType; empty when the reader
+	// kept no signature value.
+	vSignatureRef struct {
+		DigestMethod string `xml:"DigestMethod,omitempty"`
+		DigestValue  string `xml:"DigestValue,omitempty"`
 	}
 	vText struct {
 		Signed bool   `xml:"Signed,attr"`
@@ -400,8 +416,8 @@ func (b *etsiBuilder) revoked(r etsi.Result) *vRevocation {
 }
 
 // attributes are the signature's attributes the evidence keeps: the
-// claimed signing time, its time-stamps and the reason and contact
-// information its placement claims.
+// claimed signing time, its time-stamps, its counter-signatures and the
+// reason and contact information its placement claims.
 func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 	a := &vAttributes{}
 	empty := true
@@ -427,6 +443,9 @@ func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 		}
 		empty = false
 	}
+	for _, c := range sig.CounterSignatures {
+		a.CounterSignature, empty = append(a.CounterSignature, counterSignature(c)), false
+	}
 	if p := sig.Placement; p != nil {
 		// Claims beside the signature, which it does not sign (a PDF
 		// signature dictionary, ISO 32000-2, 12.8.1).
@@ -441,6 +460,24 @@ func attributes(sig ades.Signature, tsIDs []string) *vAttributes {
 		return nil
 	}
 	return a
+}
+
+// counterSignature is the CounterSignature attribute of c, a
+// counter-signature, in its parent's report, as DSS writes it: an
+// unsigned attribute whose AttributeObject names c's own
+// SignatureValidationReport by its SignatureIdentifier id (it is in the
+// same report, after its parent's), and whose SignatureReference is the
+// SHA-256 of c's signature value, which identifies c whatever its format.
+func counterSignature(c ades.Signature) vCounter {
+	x := vCounter{}
+	if id := ncName(c.ID); id != "" {
+		x.Objects = []vRef{{id}}
+	}
+	if len(c.SignatureValue) > 0 {
+		sum := sha256.Sum256(c.SignatureValue)
+		x.Reference = vSignatureRef{DigestMethod: digestURIs["SHA-256"], DigestValue: base64.StdEncoding.EncodeToString(sum[:])}
+	}
+	return x
 }
 
 // additional carries a conclusion's errors and warnings as report data,

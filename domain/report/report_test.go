@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/xml"
 	"errors"
@@ -431,4 +432,68 @@ func TestQualityURIs(t *testing.T) {
 func hexSHA256(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// TestCounterSignatureRelation: the detailed report names a
+// counter-signature's parent (CounterSignatureOf, as the summary's
+// counterSignatureOf), and the ETSI report gives the parent a
+// CounterSignature attribute (TS 119 102-2 A.11) whose AttributeObject
+// names the counter-signature's report by its SignatureIdentifier id and
+// whose reference is the SHA-256 of its signature value; a signature
+// without counter-signatures has none.
+func TestCounterSignatureRelation(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p := newPKI(t)
+	parent := signature(p.SignerRSA, nil, time.Time{})
+	counter := signature(p.SignerECDSA, nil, time.Time{})
+	counter.CounterSignatureOf, counter.SignatureValue = parent.ID, []byte("the counter-signature's value")
+	parent.CounterSignatures = []ades.Signature{counter}
+	v := validation(t, p, parent, counter)
+
+	out, err := report.Detailed(v)
+	is.NoErr(err)
+	var d struct {
+		Signatures []struct {
+			ID                 string `xml:"Id,attr"`
+			CounterSignatureOf string `xml:"CounterSignatureOf,attr"`
+		} `xml:"Signature"`
+	}
+	is.NoErr(xml.Unmarshal(out, &d))
+	is.Equal(len(d.Signatures), 2)
+	is.Equal(d.Signatures[0].CounterSignatureOf, "")
+	is.True(!bytes.Contains(out, []byte(`<Signature Id="`+parent.ID+`" Format="CAdES_BASELINE_B" CounterSignatureOf`))) // left out, not empty
+	is.Equal(d.Signatures[1].ID, counter.ID)
+	is.Equal(d.Signatures[1].CounterSignatureOf, parent.ID)
+
+	out, err = report.ETSI(v)
+	is.NoErr(err)
+	type counterAttr struct {
+		Signed bool `xml:"Signed,attr"`
+		Object []struct {
+			Ref string `xml:"VOReference,attr"`
+		} `xml:"AttributeObject"`
+		DigestMethod string `xml:"CounterSignature>DigestMethod"`
+		DigestValue  string `xml:"CounterSignature>DigestValue"`
+	}
+	var e struct {
+		Signatures []struct {
+			Identifier struct {
+				ID string `xml:"id,attr"`
+			} `xml:"SignatureIdentifier"`
+			Counters []counterAttr `xml:"SignatureAttributes>CounterSignature"`
+		} `xml:"SignatureValidationReport"`
+	}
+	is.NoErr(xml.Unmarshal(out, &e))
+	is.Equal(len(e.Signatures), 2)
+	is.Equal(len(e.Signatures[0].Counters), 1)
+	c := e.Signatures[0].Counters[0]
+	is.True(!c.Signed)
+	is.Equal(len(c.Object), 1)
+	is.Equal(c.Object[0].Ref, counter.ID)
+	sum := sha256.Sum256(counter.SignatureValue)
+	is.Equal(c.DigestMethod, "http://www.w3.org/2001/04/xmlenc#sha256")
+	is.Equal(c.DigestValue, base64.StdEncoding.EncodeToString(sum[:]))
+	is.Equal(len(e.Signatures[1].Counters), 0)
+	is.Equal(e.Signatures[1].Identifier.ID, counter.ID) // the id the attribute names
 }

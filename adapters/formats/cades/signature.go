@@ -20,7 +20,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	if rd.count > MaxSignatures {
 		return ades.Signature{}, fmt.Errorf("%w: %w: more than %d signatures", ports.ErrUnreadable, errLimit, MaxSignatures)
 	}
-	sig := ades.Signature{ID: rd.id(si), Format: rd.format}
+	sig := ades.Signature{ID: rd.id(si), Format: rd.format, SignatureValue: si.Signature}
 
 	// Validation data: the SignedData's, then this signer's attributes.
 	vd := newValidationData()

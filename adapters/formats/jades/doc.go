@@ -4,7 +4,9 @@
 // ObjectIdByURI, ObjectIdByURIHash and HttpHeaders), b64 false, the protected header's
 // signing-certificate references, signing time, commitments and policy,
 // and the unsigned etsiU components (sigTst, xVals, rVals, arcTst,
-// tstVD...) in both their base64url and clear JSON forms.
+// tstVD...) in both their base64url and clear JSON forms; each cSig is a
+// counter-signature, read as a signature of its own
+// (ades.Signature.CounterSignatures).
 //
 // It parses JSON with a strict reader of its own (json.go): a member name
 // given twice, as encoding/json would silently accept, makes the document

@@ -22,6 +22,10 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(`eyJhbGciOiJSUzI1NiJ9.cA.cw`))
 	f.Add([]byte(`{"payload":"cA","signatures":[{"protected":"eyJhbGciOiJFUzI1NiJ9","header":{"etsiU":[{"sigTst":{"tstTokens":[{"val":"MA=="}]}}]},"signature":"cw"}]}`))
+	// Counter-signatures: a flattened one holding a compact one, and one
+	// in a base64url component.
+	f.Add([]byte(`{"payload":"cA","protected":"eyJhbGciOiJFUzI1NiJ9","header":{"etsiU":[{"cSig":{"protected":"eyJhbGciOiJFUzI1NiJ9","header":{"etsiU":[{"cSig":"eyJhbGciOiJFUzI1NiJ9..cw"}]},"signature":"cw"}}]},"signature":"cw"}`))
+	f.Add([]byte(`{"payload":"cA","protected":"eyJhbGciOiJFUzI1NiJ9","header":{"etsiU":["eyJjU2lnIjoiZXlKaGJHY2lPaUpGVXpJMU5pSjkuLmN3In0"]},"signature":"cw"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc := ports.Document{Data: data, Detached: []ports.Detached{{Name: "sample.json", Data: []byte(`{"a":1}`)}}}
 		_, err := jades.NewReader().Read(context.Background(), doc)

@@ -19,9 +19,15 @@ const (
 	// MaxValues is the most JSON values in one text.
 	MaxValues = 1 << 20
 
-	// MaxSignatures is the most signatures of a general JSON
-	// serialisation read.
+	// MaxSignatures is the most signatures read from one document:
+	// those of a general JSON serialisation, and counter-signatures
+	// (cSig) included.
 	MaxSignatures = 256
+
+	// MaxCounterSignatureDepth is the deepest counter-signature nesting
+	// read (a cSig of a cSig is depth 2). A base64url-encoded etsiU
+	// component is parsed afresh, so MaxDepth alone does not bound it.
+	MaxCounterSignatureDepth = 4
 
 	// MaxTimestamps is the most time-stamp tokens read for one signature.
 	MaxTimestamps = 32

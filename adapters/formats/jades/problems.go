@@ -29,4 +29,8 @@ const (
 	CodeUnknownComponent    = "JADES_UNKNOWN_UNSIGNED_COMPONENT"
 	CodeMixedComponentForms = "JADES_MIXED_ETSIU_FORMS"
 	CodeLimitExceeded       = "JADES_LIMIT_EXCEEDED"
+	// CodeCounterSignatureUnreadable: a cSig is not a JWS of the compact
+	// or flattened serialisation that can be read; it is left out and
+	// its parent validated as it is.
+	CodeCounterSignatureUnreadable = "JADES_COUNTER_SIGNATURE_UNREADABLE"
 )

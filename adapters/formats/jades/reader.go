@@ -62,13 +62,13 @@ func (r *Reader) Read(ctx context.Context, doc ports.Document) ([]ades.Signature
 	if err != nil {
 		return nil, fmt.Errorf("%w: jades: %s: %w", ports.ErrUnreadable, doc.Name, err)
 	}
-	rd := &reading{doc: doc, ids: map[string]int{}}
+	rd := &reading{doc: doc, ids: map[string]int{}, count: new(int)}
 	out := make([]ades.Signature, 0, len(all))
 	for i, j := range all {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sig, err := rd.signature(j)
+		sig, err := rd.signature(j, nil)
 		if err != nil {
 			if len(all) > 1 {
 				return nil, fmt.Errorf("%w: jades: %s: signature %d: %w", ports.ErrUnreadable, doc.Name, i+1, err)
@@ -97,13 +97,9 @@ func serialisation(data []byte) ([]jws, error) {
 	if top.kind != kindObject {
 		return nil, errors.New("the JSON serialisation is not an object")
 	}
-	var payload []byte
-	attached := false
-	if p := top.get("payload"); p != nil {
-		if p.kind != kindString {
-			return nil, fmt.Errorf("payload is %v, not a string", p.kind)
-		}
-		payload, attached = []byte(p.str), p.str != ""
+	payload, attached, err := payloadOf(top)
+	if err != nil {
+		return nil, err
 	}
 	entries := []*value{top}
 	if sigs := top.get("signatures"); sigs != nil {
@@ -124,25 +120,48 @@ func serialisation(data []byte) ([]jws, error) {
 		if len(entries) > 1 || top.get("signatures") != nil {
 			where = fmt.Sprintf("signatures[%d]", i)
 		}
-		if e.kind != kindObject {
-			return nil, fmt.Errorf("%s is %v, not an object", where, e.kind)
+		j, err := entry(e, where)
+		if err != nil {
+			return nil, err
 		}
-		j := jws{payload: payload, attached: attached}
-		prot, sig, hdr := e.get("protected"), e.get("signature"), e.get("header")
-		switch {
-		case prot == nil:
-			return nil, fmt.Errorf("%s has no protected header (TS 119 182-1 requires one)", where)
-		case prot.kind != kindString:
-			return nil, fmt.Errorf("%s: protected is %v, not a string", where, prot.kind)
-		case sig == nil || sig.kind != kindString:
-			return nil, fmt.Errorf("%s: no signature string", where)
-		case hdr != nil && hdr.kind != kindObject:
-			return nil, fmt.Errorf("%s: header is %v, not an object", where, hdr.kind)
-		}
-		j.protected, j.signature, j.header = prot.str, sig.str, hdr
+		j.payload, j.attached = payload, attached
 		out = append(out, j)
 	}
 	return out, nil
+}
+
+// payloadOf returns the payload member of a JSON serialisation and
+// whether it is attached (present and not empty).
+func payloadOf(top *value) ([]byte, bool, error) {
+	p := top.get("payload")
+	if p == nil {
+		return nil, false, nil
+	}
+	if p.kind != kindString {
+		return nil, false, fmt.Errorf("payload is %v, not a string", p.kind)
+	}
+	return []byte(p.str), p.str != "", nil
+}
+
+// entry reads the protected header, the unprotected header and the
+// signature of e, one signature of a JSON serialisation (named where in
+// errors); the payload is the caller's.
+func entry(e *value, where string) (jws, error) {
+	if e.kind != kindObject {
+		return jws{}, fmt.Errorf("%s is %v, not an object", where, e.kind)
+	}
+	prot, sig, hdr := e.get("protected"), e.get("signature"), e.get("header")
+	switch {
+	case prot == nil:
+		return jws{}, fmt.Errorf("%s has no protected header (TS 119 182-1 requires one)", where)
+	case prot.kind != kindString:
+		return jws{}, fmt.Errorf("%s: protected is %v, not a string", where, prot.kind)
+	case sig == nil || sig.kind != kindString:
+		return jws{}, fmt.Errorf("%s: no signature string", where)
+	case hdr != nil && hdr.kind != kindObject:
+		return jws{}, fmt.Errorf("%s: header is %v, not an object", where, hdr.kind)
+	}
+	return jws{protected: prot.str, signature: sig.str, header: hdr}, nil
 }
 
 // decodeB64URL decodes base64url without padding (RFC 7515 section 2),
@@ -167,10 +186,15 @@ func decodeB64(what, s string) ([]byte, error) {
 	return nil, fmt.Errorf("%s: invalid base64", what)
 }
 
-// reading is the state of one Read.
+// reading is the state of one Read. A counter-signature is read with a
+// copy whose doc has its parent's signature value as the only detached
+// part; ids and count are shared.
 type reading struct {
 	doc ports.Document
 	ids map[string]int
+	// count is the number of signatures read, counter-signatures
+	// included (MaxSignatures).
+	count *int
 }
 
 // id returns the signature ID: "S-" and the first 16 hex digits of the

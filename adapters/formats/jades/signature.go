@@ -23,9 +23,14 @@ const (
 // formNotETSI is DSS's name for a JWS of no baseline level.
 const formNotETSI = "JSON_NOT_ETSI"
 
-// signature builds the evidence of one signature. An error is a document
-// that is not well-formed: Read wraps it with ports.ErrUnreadable.
-func (rd *reading) signature(j jws) (ades.Signature, error) {
+// signature builds the evidence of one signature: a signature of the
+// document when parent is nil, else a counter-signature of parent. An
+// error is a document that is not well-formed or over a limit: Read
+// wraps it with ports.ErrUnreadable.
+func (rd *reading) signature(j jws, parent *counterSigned) (ades.Signature, error) {
+	if *rd.count++; *rd.count > MaxSignatures {
+		return ades.Signature{}, fmt.Errorf("%w: more than %d signatures, counter-signatures included", errLimit, MaxSignatures)
+	}
 	sig := ades.Signature{ID: rd.id(j.signature), Format: ades.JAdES}
 	protBytes, err := decodeB64URL("protected header", j.protected)
 	if err != nil {
@@ -42,6 +47,7 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 	if err != nil {
 		return sig, err
 	}
+	sig.SignatureValue = sigValue
 	comps, problems, err := readComponents(j.header)
 	if err != nil {
 		return sig, err
@@ -74,8 +80,10 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 			if c.val.kind != kindArray && c.val.kind != kindObject {
 				vd.Problem(CodeMalformedProperty, "%s is %v", c.name, c.val.kind)
 			}
-		case "sigTst", "arcTst":
-		case "cSig", "sigRTst", "xRefs", "rRefs", "axRefs", "arRefs", "sigR", "sigAndRfsTst", "rfsTst", "sigPSt":
+		case "sigTst", "arcTst", "cSig":
+			// Read below: the time-stamps after the signature value, the
+			// counter-signatures last.
+		case "sigRTst", "xRefs", "rRefs", "axRefs", "arRefs", "sigR", "sigAndRfsTst", "rfsTst", "sigPSt":
 			vd.Problem(CodeUnknownComponent, "etsiU component %s is not read", c.name)
 		default:
 			vd.Problem(CodeUnknownComponent, "etsiU component %q is not one of TS 119 182-1", c.name)
@@ -103,6 +111,9 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 		sig.Value = ades.Check{Algorithm: a.name, Reason: CodeSignerNotFound}
 	default:
 		sig.Value, signer = rd.verify(&sig, a, signer, h, j, payloads, sigValue)
+	}
+	if parent != nil {
+		counterDataObjects(&sig, h, j, parent.value)
 	}
 	sig.SigningCertificate = signer
 	sig.Reference = ades.CertificateReference{Present: h.refNamed, IssuerSerialPresent: h.kid != nil, IssuerSerialMatched: h.kid.matches(signer)}
@@ -164,6 +175,14 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
 	}
 	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
+
+	depth := 0
+	if parent != nil {
+		depth = parent.depth
+	}
+	if err := rd.counterSignatures(&sig, comps, sigValue, depth); err != nil {
+		return ades.Signature{}, err
+	}
 	return sig, nil
 }
 

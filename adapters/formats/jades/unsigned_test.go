@@ -73,8 +73,8 @@ func TestReadClearArcTst(t *testing.T) {
 }
 
 // TestReadComponents: tstVD adds the time-stamps' validation data,
-// axVals and arVals are accepted, counter-signatures and names of no
-// TS 119 182-1 version are warnings, a mix of forms is a warning.
+// axVals and arVals are accepted, an unreadable counter-signature and
+// names of no TS 119 182-1 version are warnings, a mix of forms is a warning.
 func TestReadComponents(t *testing.T) {
 	t.Parallel()
 	p := testPKI(t)
@@ -95,7 +95,7 @@ func TestReadComponents(t *testing.T) {
 	}{
 		{"tstVD", "[" + tstVD + "]", 1, 1, nil},
 		{"axVals and arVals", `[{"axVals":[]},{"arVals":{}}]`, 0, 0, nil},
-		{"a counter-signature", `[{"cSig":{}}]`, 0, 0, []string{jades.CodeUnknownComponent}},
+		{"a counter-signature that is not read", `[{"cSig":{}}]`, 0, 0, []string{jades.CodeCounterSignatureUnreadable}},
 		{"an unknown name", `[{"sigFoo":1}]`, 0, 0, []string{jades.CodeUnknownComponent}},
 		{"both forms", fmt.Sprintf(`[{"arVals":{}},%q]`, encoded), 0, 0, []string{jades.CodeMixedComponentForms}},
 		{"xVals not an array", `[{"xVals":{}}]`, 0, 0, []string{jades.CodeMalformedProperty}},

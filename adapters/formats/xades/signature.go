@@ -29,6 +29,11 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	}
 	value := dsChild(el, "SignatureValue")
 	sig := ades.Signature{ID: rd.id(value), Format: ades.XAdES}
+	if value != nil {
+		if b, err := decodeBase64(text(value)); err == nil {
+			sig.SignatureValue = b
+		}
+	}
 	q := findQualifying(el)
 	sig.Problems = append(sig.Problems, q.problems...)
 
