@@ -32,7 +32,7 @@ type SignedBy struct {
 	// OrganizationIdentifier is the subject's organizationIdentifier
 	// (2.5.4.97, EN 319 412-1 5.1.4: VATDE-…, NTRCH-CHE-…); empty when
 	// absent.
-	OrganizationIdentifier string `json:"organizationIdentifier,omitempty"`
+	OrganizationIdentifier string      `json:"organizationIdentifier,omitempty"`
 	Certificate            Certificate `json:"certificate"`
 }
 
