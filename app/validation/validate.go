@@ -167,6 +167,8 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 			}
 			res := etsi.Validate(sig, in, policy)
 			reports[i] = etsi.Report(sig, res)
+			etsi.Describe(&reports[i], sig, res, in.Plan)
+			reports[i].SignedBy = qualification.SignedBy(sig.SigningCertificate)
 			qualification.OfSignature(sig, res, anchors).Apply(&reports[i])
 			details[i] = report.Signature{Evidence: sig, Result: res}
 		})
