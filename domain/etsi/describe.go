@@ -109,9 +109,9 @@ func dataScope(sig ades.Signature, d ades.DataObject) verdict.SignatureScope {
 	switch {
 	case !d.Found:
 		s.Kind = verdict.ScopeDigest
-		s.Description = fmt.Sprintf("Data named %q that was not supplied: only its digest is known.", d.Name)
+		s.Description = fmt.Sprintf("The data %q, which was not found: only its digest is known.", d.Name)
 		if d.Name == "" || d.Name == "content" || d.Name == "payload" {
-			s.Description = "Detached data that was not supplied: only its digest is known."
+			s.Description = "Detached data, which was not supplied: only its digest is known."
 		}
 		return s
 	case sig.Container != "":
