@@ -6,10 +6,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/hex"
 	"fmt"
 	"math/big"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -244,4 +247,44 @@ func TestReadableCounterSignature(t *testing.T) {
 	is.Equal(counter.SignatureScope, []verdict.SignatureScope{{Kind: verdict.ScopeCounterSignature, Name: first.SignatureID,
 		Description: "The signature value of signature " + first.SignatureID + ", which this signature counter-signs."}})
 	is.Equal(counter.SignedBy.Kind, verdict.SignerOrganization)
+}
+
+// The verdict names the trust data it was judged against: each list's
+// copy in use by its bytes' SHA-256 and its sequence number, and the
+// SHA-256 over them, as docs/validate-api.md says to recompute it; the
+// trust status names the same snapshot.
+func TestTrustSnapshot(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	kit, v := readableKit(t)
+	doc, err := kit.Sign(validationtest.CAdES, validationtest.Signature{})
+	is.NoErr(err)
+	snap := summaryOf(t, v, doc).TrustData.Snapshot
+	is.True(snap != nil)
+	files := map[string]bool{}
+	for _, f := range kit.ListFiles() {
+		data, err := os.ReadFile(f)
+		is.NoErr(err)
+		sum := sha256.Sum256(data)
+		files[hex.EncodeToString(sum[:])] = true
+	}
+	is.Equal(len(snap.Lists), len(files)) // every list file is in use
+	var text strings.Builder
+	for _, l := range snap.Lists {
+		is.True(files[l.SHA256]) // the list's own digest is its file's
+		fmt.Fprintf(&text, "list %s %s %d %s\n", l.Kind, l.Territory, l.SequenceNumber, l.SHA256)
+	}
+	is.Equal(snap.PrivateAnchors, []string{})
+	sum := sha256.Sum256([]byte(text.String()))
+	is.Equal(snap.SHA256, hex.EncodeToString(sum[:]))
+	is.Equal(v.TrustStatus(kit.Time).Snapshot, snap)
+
+	// A private anchor counts: another snapshot.
+	other := v.Trusting(kit.PKI.Root.Certificate)
+	res, err := other.Validate(context.Background(), doc)
+	is.NoErr(err)
+	withAnchor := res.Summary.TrustData.Snapshot
+	rootSum := sha256.Sum256(kit.PKI.Root.Certificate.Raw)
+	is.Equal(withAnchor.PrivateAnchors, []string{hex.EncodeToString(rootSum[:])})
+	is.True(withAnchor.SHA256 != snap.SHA256)
 }
