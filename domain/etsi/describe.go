@@ -86,16 +86,16 @@ func pdfScope(pl ades.Placement) verdict.SignatureScope {
 		s.Description = fmt.Sprintf("The whole PDF document (revision %d of %d): nothing was added after the signature.", pl.Revision, pl.Revisions)
 	default:
 		later := pl.Revisions - pl.Revision
-		updates := "a later update was"
-		if later > 1 {
-			updates = fmt.Sprintf("%d later updates were", later)
-		}
-		if later < 1 {
-			updates = "bytes were" // appended outside any revision
+		updates, them := "a later update was", "it"
+		switch {
+		case later > 1:
+			updates, them = fmt.Sprintf("%d later updates were", later), "them"
+		case later < 1:
+			updates, them = "bytes outside any revision were", "them"
 		}
 		s.Description = fmt.Sprintf("Revision %d of %d of the PDF document, not the whole document: %s added after the signature", pl.Revision, pl.Revisions, updates)
 		if len(pl.Changes) == 0 {
-			s.Description += ", and no change to what was signed was found in them."
+			s.Description += ", and no change to what was signed was found in " + them + "."
 		} else {
 			s.Description += "; " + strings.TrimSuffix(strings.Join(pl.Changes, "; "), ".") + "."
 		}
@@ -127,7 +127,7 @@ func dataScope(sig ades.Signature, d ades.DataObject) verdict.SignatureScope {
 		s.Description = fmt.Sprintf("The data %q.", d.Name)
 	}
 	if !d.Intact && d.Unchecked == "" {
-		s.Description = strings.TrimSuffix(s.Description, ".") + ", which was changed after it was signed."
+		s.Description = strings.TrimSuffix(s.Description, ".") + "; it was changed after it was signed."
 	}
 	return s
 }
