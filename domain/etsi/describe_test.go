@@ -33,7 +33,7 @@ func TestScopes(t *testing.T) {
 			[]verdict.SignatureScope{scope(verdict.ScopeFull, "Sig1", "The whole PDF document (revision 2 of 2): nothing was added after the signature.")}},
 		{"PDF, revision with changes after it", ades.Signature{Placement: &ades.Placement{Kind: ades.PDFField, Name: "Sig1", Revision: 1, Revisions: 3,
 			Changes: []string{"annotations were added after signing, on page 1", "form fields were filled in or changed after signing: name."}}},
-			[]verdict.SignatureScope{scope(verdict.ScopePartial, "Sig1", "Revision 1 of 3 of the PDF document, not the whole document: 2 later updates were added after the signature; " +
+			[]verdict.SignatureScope{scope(verdict.ScopePartial, "Sig1", "Revision 1 of 3 of the PDF document, not the whole document: 2 later updates were added after the signature; "+
 				"annotations were added after signing, on page 1; form fields were filled in or changed after signing: name.")}},
 		{"PDF, revision followed by validation data only", ades.Signature{Placement: &ades.Placement{Kind: ades.PDFField, Name: "Sig1", Revision: 1, Revisions: 2}},
 			[]verdict.SignatureScope{scope(verdict.ScopePartial, "Sig1", "Revision 1 of 2 of the PDF document, not the whole document: a later update was added after the signature, and no change to what was signed was found in it.")}},
