@@ -70,6 +70,8 @@ func TestReadableVerdictAcrossFormats(t *testing.T) {
 		{validationtest.PAdES, validationtest.Signature{}, []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "Signature1",
 			Description: "The whole PDF document (revision 2 of 2): nothing was added after the signature."}}},
 		{validationtest.XAdES, validationtest.Signature{}, []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "/", Description: "The whole document."}}},
+		{validationtest.XAdES, validationtest.Signature{Enveloping: true}, []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "/ds:Signature/ds:Object[1]",
+			Description: "The whole content enveloped in the signature, the XML element /ds:Signature/ds:Object[1]."}}},
 		{validationtest.ASiC, validationtest.Signature{}, []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "document.txt",
 			Description: `The whole file "document.txt" of the ASiC-S container.`}}},
 		{validationtest.JAdES, validationtest.Signature{}, []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "payload", Description: "The whole document."}}},

@@ -120,6 +120,8 @@ func dataScope(sig ades.Signature, d ades.DataObject) verdict.SignatureScope {
 		s.Description = fmt.Sprintf("The whole detached file %q.", d.Name)
 	case d.Name == "content" || d.Name == "payload" || d.Name == "/":
 		s.Description = "The whole document."
+	case enveloped(d.Name):
+		s.Description = fmt.Sprintf("The whole content enveloped in the signature, the XML element %s.", d.Name)
 	case strings.HasPrefix(d.Name, "/"):
 		s.Kind = verdict.ScopePartial
 		s.Description = fmt.Sprintf("The XML element %s of the document, not the whole document.", d.Name)
@@ -130,6 +132,22 @@ func dataScope(sig ades.Signature, d ades.DataObject) verdict.SignatureScope {
 		s.Description = strings.TrimSuffix(s.Description, ".") + "; it was changed after it was signed."
 	}
 	return s
+}
+
+// enveloped reports whether the XML element at path (/a/b[2]) is a
+// ds:Object of a signature that is the document's root: the content of
+// an enveloping signature, which is all the document holds besides the
+// signature, whatever prefix the document gives the namespace.
+func enveloped(path string) bool {
+	steps := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	local := func(step string) string {
+		if i := strings.LastIndexByte(step, ':'); i >= 0 {
+			step = step[i+1:]
+		}
+		name, _, _ := strings.Cut(step, "[")
+		return name
+	}
+	return strings.HasPrefix(path, "/") && len(steps) == 2 && local(steps[0]) == "Signature" && local(steps[1]) == "Object"
 }
 
 // chainOf is the certification path of sig's signing certificate as r
