@@ -16,7 +16,8 @@ import (
 
 // Describe fills what a person reads first of rep (docs/validate-api.md)
 // from the evidence sig and the process's result r, whose plan of
-// certificate paths is p (nil: rebuilt from nothing, no partial path):
+// certificate paths is p (nil: the partial path of a signer that reached
+// no anchor is not known, and the chain is the signing certificate alone):
 // signingTime, bestSignatureTime, signatureScope and certificateChain.
 // It decides nothing: every value is what r and sig already hold, said
 // for people. signedBy is the caller's (qualification.SignedBy), which
