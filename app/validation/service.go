@@ -240,7 +240,11 @@ func (v *Validator) Thresholds() freshness.Thresholds { return v.thresholds }
 // may be uploaded.
 func (v *Validator) Formats() string { return v.formats.List() }
 
-// TrustStatus evaluates the current snapshot at now.
+// TrustStatus evaluates the current snapshot at now, and names it by
+// its digests as a verdict does (trustData.snapshot).
 func (v *Validator) TrustStatus(now time.Time) verdict.TrustData {
-	return verdict.NewTrustData(v.trust.Snapshot(), now, v.thresholds)
+	snap := v.trust.Snapshot()
+	td := verdict.NewTrustData(snap, now, v.thresholds)
+	td.Snapshot = trustSnapshot(snap, v.anchors)
+	return td
 }

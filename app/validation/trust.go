@@ -2,6 +2,7 @@ package validation
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"log/slog"
@@ -335,6 +336,7 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 		}
 		st = rec.Bookkeeping(st)
 		st.List, st.ParseFailed, st.LastFailure, st.Authenticity, st.SHA1Signature = nil, true, "parse", 0, false
+		st.SHA256 = [sha256.Size]byte{}
 		return st
 	}
 	if check.Refused() {
@@ -350,6 +352,7 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 	}
 	st = rec.Bookkeeping(st)
 	st.List, st.Authenticity, st.SHA1Signature, st.ParseFailed = &l, check.Authenticity, check.SHA1, false
+	st.SHA256 = sha256.Sum256(data)
 	st.Refusal = trust.Check{}
 	st.Framework = trustlist.Framework(l)
 	if st.Territory == "" {
@@ -378,7 +381,7 @@ func (s *TrustStore) refuse(ctx context.Context, st trust.ListState, rec freshne
 		slog.String("list", st.Territory), slog.String("url", st.URL),
 		slog.String("authenticity", check.Authenticity.String()), slog.String("reason", check.Reason.String()))
 	if outcome.Kind != freshness.Downloaded {
-		st.List, st.Authenticity, st.SHA1Signature = nil, 0, false
+		st.List, st.Authenticity, st.SHA1Signature, st.SHA256 = nil, 0, false, [sha256.Size]byte{}
 	}
 	if outcome.Kind != 0 {
 		rec = freshness.Record(rec, freshness.Outcome{Kind: freshness.Refused, Authenticity: check.Authenticity}, now)

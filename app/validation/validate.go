@@ -167,6 +167,8 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 			}
 			res := etsi.Validate(sig, in, policy)
 			reports[i] = etsi.Report(sig, res)
+			etsi.Describe(&reports[i], sig, res, in.Plan)
+			reports[i].SignedBy = qualification.SignedBy(sig.SigningCertificate)
 			qualification.OfSignature(sig, res, anchors).Apply(&reports[i])
 			details[i] = report.Signature{Evidence: sig, Result: res}
 		})
@@ -197,7 +199,9 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err 
 		return nil, err
 	}
 	warnUnsignedParts(reports, in.Detached, sigs)
-	sum := verdict.Summarize(doc.Name, <-digest, reports, verdict.NewTrustData(snap, at, v.thresholds)).WithTimestamps(entryReports)
+	td := verdict.NewTrustData(snap, at, v.thresholds)
+	td.Snapshot = trustSnapshot(snap, v.anchors)
+	sum := verdict.Summarize(doc.Name, <-digest, reports, td).WithTimestamps(entryReports)
 	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
 }
 

@@ -251,6 +251,14 @@ type Placement struct {
 	// CoversWholeDocument is whether the signature's extent reaches the
 	// end of the document: nothing was added to it after the signature.
 	CoversWholeDocument bool
+	// Revisions is the number of revisions of the document, so that
+	// Revision reads "N of Revisions"; 0 when Revision is.
+	Revisions int
+	// Changes say in words what the updates after the signed revision
+	// changed, as the reader found them (the same findings are among
+	// the signature's Problems); empty when it found none or nothing
+	// follows the signature.
+	Changes []string
 	// Reason, Location and ContactInfo are what the signer claims beside
 	// the signature, unsigned (a PDF signature dictionary's /Reason,
 	// /Location and /ContactInfo, ISO 32000-2, 12.8.1); empty when absent.

@@ -36,7 +36,8 @@
 //  2. Needs: the (certificate, issuer) links whose revocation the process
 //     will look at; the application fetches facts for them.
 //  3. Validate with the facts in Inputs.Revocation, keyed by Key.
-//  4. Report, with the authenticity of the trusted lists.
+//  4. Report, with the authenticity of the trusted lists; Describe for
+//     what a person reads first (times, scope, chain).
 //
 // # Non-goals
 //

@@ -26,6 +26,9 @@ type ListState struct {
 	URL       string
 	// List is the copy in use; nil when no usable copy exists.
 	List *List
+	// SHA256 is the SHA-256 of the bytes of the copy in use, as read;
+	// zero when List is nil or the bytes were not kept.
+	SHA256 [32]byte
 	// Authenticity is the outcome of checking the copy in use: VALID or
 	// NOT_CHECKED, as a refused copy is never in use (see [Check.Refused]).
 	Authenticity Authenticity

@@ -38,6 +38,9 @@ type ValidationSummary struct {
 	// table; omitted when there is none; docs/decisions/0032).
 	Timestamps []TimestampEntryReport `json:"timestamps,omitempty"`
 	TrustData  TrustData              `json:"trustData"`
+	// Summary is one English sentence on the document as a whole
+	// (sentences.go; not in the specification's table).
+	Summary string `json:"summary"`
 }
 
 // TimestampEntryReport is the verdict on one time-stamp entry of a
@@ -121,6 +124,32 @@ type SignatureReport struct {
 	// existence, with their qualification (not in the specification's
 	// table; omitted when there is none).
 	Timestamps []TimestampReport `json:"timestamps,omitempty"`
+
+	// What a person reads first (not in the specification's table;
+	// docs/validate-api.md).
+
+	// SignedBy is the signer, from the signing certificate; null when
+	// no signing certificate was identified.
+	SignedBy *SignedBy `json:"signedBy"`
+	// SigningTime is the time the signer claims, the signed
+	// signing-time attribute or property; null when absent. Nothing
+	// proves it.
+	SigningTime *time.Time `json:"signingTime"`
+	// BestSignatureTime is the earliest time at which the signature is
+	// proved to have existed (EN 319 102-1, 5.6.2.4), by a time-stamp or
+	// a time-mark; null when nothing proves a time before the
+	// validation time.
+	BestSignatureTime *time.Time `json:"bestSignatureTime"`
+	// SignatureScope is what the signature covers.
+	SignatureScope []SignatureScope `json:"signatureScope"`
+	// CertificateChain is the certification path of the signing
+	// certificate, signing certificate first, to the trust anchor or
+	// to where the path stopped; empty when there is no signing
+	// certificate.
+	CertificateChain []ChainCertificate `json:"certificateChain"`
+	// Summary is one English sentence derived from the indication and
+	// the sub-indication (sentences.go).
+	Summary string `json:"summary"`
 }
 
 // TimestampReport is a valid time-stamp of a signature
@@ -184,8 +213,16 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 		if r.Indication != TotalPassed && r.CounterSignatureOf == "" {
 			s.Valid = false
 		}
+		if r.SignatureScope == nil {
+			r.SignatureScope = []SignatureScope{}
+		}
+		if r.CertificateChain == nil {
+			r.CertificateChain = []ChainCertificate{}
+		}
+		r.Summary = SignatureSentence(r.Indication, r.SubIndication).English()
 		s.Signatures[i] = r
 	}
+	s.Summary = s.documentSentence().English()
 	return s
 }
 
@@ -218,6 +255,7 @@ func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) Valida
 		s.Timestamps[i] = e
 	}
 	s.Valid = valid
+	s.Summary = s.documentSentence().English()
 	return s
 }
 

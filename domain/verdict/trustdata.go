@@ -40,6 +40,10 @@ type TrustData struct {
 	// WithdrawalWindowDays is the configured withdrawal window
 	// (freshness.Thresholds.WithdrawalWindow) in days.
 	WithdrawalWindowDays int `json:"withdrawalWindowDays"`
+	// Snapshot names the lists and anchors in use, by digest; omitted
+	// when the caller did not compute it (it needs the lists' bytes,
+	// which the application holds: app/validation).
+	Snapshot *TrustSnapshot `json:"snapshot,omitempty"`
 }
 
 // Banner is the notice shown on the upload form and the result page.

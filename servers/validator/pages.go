@@ -125,6 +125,9 @@ type signatureView struct {
 	// signature reached no anchor (warning NO_TRUSTED_LIST_LOADED).
 	NoTrustedList bool
 	Timestamps    []timestampView
+	// Signer, SigningTime and BestTime are who signed and when, in
+	// words: the time the signer claims, and the time proved.
+	Signer, SigningTime, BestTime string
 }
 
 type asOf struct {
@@ -193,7 +196,14 @@ func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultP
 const categoryNoListLoaded = "no-list-loaded"
 
 func newSignatureView(n, of int, r verdict.SignatureReport, td verdict.TrustData) signatureView {
-	v := signatureView{N: n, Of: of, R: r, Framework: frameworkWords(r.TrustFramework)}
+	v := signatureView{N: n, Of: of, R: r, Framework: frameworkWords(r.TrustFramework), Signer: signerWords(r.SignedBy),
+		SigningTime: "Not given by the signer", BestTime: "Not proved: no time-stamp proves when the signature existed"}
+	if r.SigningTime != nil {
+		v.SigningTime = when(*r.SigningTime)
+	}
+	if r.BestSignatureTime != nil {
+		v.BestTime = when(*r.BestSignatureTime)
+	}
 	switch r.Indication {
 	case verdict.TotalPassed:
 		v.Indication, v.Class = "Passed", "passed"
@@ -235,6 +245,28 @@ func newSignatureView(n, of int, r verdict.SignatureReport, td verdict.TrustData
 		v.Timestamps = append(v.Timestamps, t)
 	}
 	return v
+}
+
+// signerWords names the signer for people: a person by name, a
+// pseudonym marked; an organisation by its name and identifier.
+func signerWords(s *verdict.SignedBy) string {
+	if s == nil {
+		return "Unknown: no signing certificate was identified"
+	}
+	w := s.Name
+	if s.Pseudonym {
+		w += " (a pseudonym)"
+	}
+	if s.Kind != verdict.SignerOrganization {
+		return w
+	}
+	if s.Organization != "" && s.Organization != s.Name {
+		w += ", " + s.Organization
+	}
+	if s.OrganizationIdentifier != "" {
+		w += " (" + s.OrganizationIdentifier + ")"
+	}
+	return w + ": an organisation's seal"
 }
 
 // asOfFor is the marker of a signature anchored in territory's list when

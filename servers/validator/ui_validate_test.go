@@ -58,6 +58,7 @@ func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) 
 	t.Helper()
 	is := is.NewRelaxed(t)
 	is.Equal(text(body, "signature-count"), strconv.Itoa(want.SignatureCount))
+	is.Equal(text(body, "document-summary"), want.Summary)
 	for i, r := range want.Signatures {
 		n := strconv.Itoa(i + 1)
 		v := newSignatureView(i+1, len(want.Signatures), r, want.TrustData)
@@ -66,6 +67,14 @@ func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) 
 			is.Equal(text(body, "signature-"+n+"-subindication"), r.SubIndication.String())
 		}
 		is.Equal(text(body, "signature-"+n+"-format"), r.SignatureFormat)
+		// Issue 23: the sentence, who and when, near the top.
+		is.Equal(text(body, "signature-"+n+"-summary"), r.Summary)
+		is.Equal(text(body, "signature-"+n+"-signed-by"), v.Signer)
+		is.Equal(text(body, "signature-"+n+"-signing-time"), v.SigningTime)
+		is.Equal(text(body, "signature-"+n+"-best-signature-time"), v.BestTime)
+		if r.SignedBy != nil {
+			is.True(strings.HasPrefix(v.Signer, r.SignedBy.Name))
+		}
 		is.Equal(strings.Contains(body, `id="signature-`+n+`-counter-signature-of"`), r.CounterSignatureOf != "")
 		if r.CounterSignatureOf != "" {
 			is.Equal(text(body, "signature-"+n+"-counter-signature-of"), "the signature "+r.CounterSignatureOf)

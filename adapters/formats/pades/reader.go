@@ -540,6 +540,9 @@ func (rd *reading) signature(ctx context.Context, f field) ([]ades.Signature, er
 			}
 		}
 		s.Placement = rd.placement(f)
+		for _, c := range changed {
+			s.Placement.Changes = append(s.Placement.Changes, c.Message)
+		}
 		rd.fieldInfo[s.ID] = f
 	}
 	return sigs, nil
@@ -567,6 +570,7 @@ func (rd *reading) placement(f field) *ades.Placement {
 			}
 		}
 		p.Revision = max(p.Revision, 1)
+		p.Revisions = max(len(ends), p.Revision)
 	}
 	return p
 }

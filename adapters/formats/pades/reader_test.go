@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -307,18 +308,32 @@ func TestRead(t *testing.T) {
 		is.True(s.Timestamps[0].Document)
 	})
 
-	t.Run("each signature is placed: field, revision, claims", func(t *testing.T) {
+	t.Run("each signature is placed: field, revision of how many, claims", func(t *testing.T) {
 		is := is.New(t)
 		d := fixture.New(1)
 		sign(d, fixture.Options{Level: cades.B, Reason: "approved"}, 0)
 		sign(d, fixture.Options{Level: cades.B}, 1)
 		dss(d, signedAt.Add(2*time.Hour))
 		sigs := read(t, d.Bytes())
-		is.Equal(*sigs[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Reason: "approved", Revision: 2})
-		is.Equal(*sigs[1].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature2", Revision: 3})
+		is.Equal(*sigs[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Reason: "approved", Revision: 2, Revisions: 4})
+		is.Equal(*sigs[1].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature2", Revision: 3, Revisions: 4})
 		d = fixture.New(1)
 		sign(d, fixture.Options{Level: cades.B}, 0)
-		is.Equal(*read(t, d.Bytes())[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Revision: 2, CoversWholeDocument: true})
+		is.Equal(*read(t, d.Bytes())[0].Placement, ades.Placement{Kind: ades.PDFField, Name: "Signature1", Revision: 2, Revisions: 2, CoversWholeDocument: true})
+	})
+
+	t.Run("a placement says what changed after its revision", func(t *testing.T) {
+		is := is.New(t)
+		d := fixture.New(1)
+		d.AddTextField("name", "")
+		sign(d, fixture.Options{Level: cades.B}, 0)
+		is.NoErr(d.FillTextField("name", "Maria Muster"))
+		s := read(t, d.Bytes())[0]
+		is.Equal(s.Placement.Revision, 3)
+		is.Equal(s.Placement.Revisions, 4)
+		is.Equal(len(s.Placement.Changes), 1)
+		is.True(strings.HasPrefix(s.Placement.Changes[0], "form fields were filled in or changed after signing")) // as the problem says
+		is.True(slices.ContainsFunc(s.Problems, func(p ades.Problem) bool { return p.Message == s.Placement.Changes[0] }))
 	})
 
 	t.Run("LTA data reach the evidence", func(t *testing.T) {
