@@ -430,8 +430,8 @@ func TestBuildClosestMissPlainWords(t *testing.T) {
 			kind:          certpath.MissSignature, partial: 1, issuer: otherInter.cert,
 			msg: `certpath: no certificate chain found for CN=Plain Signer,O=certpath test: ` +
 				`at CN=Plain Signer,O=certpath test (depth 0): ` +
-				`a certificate with the issuer's name was found, but its key does not verify the signature: ` +
-				`x509: ECDSA verification failure`,
+				`the issuer CN=Plain Issuing CA,O=certpath test was not found: ` +
+				`the certificate of that name that was found has another key`,
 		},
 		{
 			name: "self-signed signing certificate that is no anchor",

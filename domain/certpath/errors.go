@@ -156,7 +156,7 @@ const (
 
 var missNames = [...]string{
 	MissIssuerNotFound: "issuer name not among anchors or intermediates",
-	MissSignature:      "a certificate with the issuer's name was found, but its key does not verify the signature",
+	MissSignature:      "a certificate with the issuer's name was found, but its key does not match",
 	MissLoop:           "issuer already on the path (loop)",
 	MissTooLong:        "path too long",
 	MissLimit:          "signature check limit reached",
@@ -213,14 +213,24 @@ func (e *NoChainError) Error() string {
 	if n := len(m.Partial); n > 0 {
 		last := m.Partial[n-1]
 		msg += fmt.Sprintf(": at %s (depth %d): ", nameString(last.RawSubject), n-1)
-		if m.Kind == MissIssuerNotFound {
+		switch m.Kind {
+		case MissIssuerNotFound:
 			msg += fmt.Sprintf("issuer %s not among anchors or intermediates", nameString(last.RawIssuer))
-		} else {
+		case MissSignature:
+			// A certificate of the issuer's name whose key does not
+			// match is, far more often than a forgery, another
+			// certificate of that name (a renewed CA): say that the
+			// issuer was not found rather than that a signature "did
+			// not verify". The verification error stays reachable
+			// through Unwrap.
+			msg += fmt.Sprintf("the issuer %s was not found: the certificate of that name that was found has another key",
+				nameString(last.RawIssuer))
+		default:
 			msg += m.Kind.String()
 		}
-	} else {
-		msg += ": " + m.Kind.String()
+		return msg
 	}
+	msg += ": " + m.Kind.String()
 	if m.Err != nil {
 		msg += ": " + m.Err.Error()
 	}
