@@ -41,8 +41,8 @@ type RevocationObserver interface {
 // SignObserver learns of each sign-ska call and what it used (app/signer).
 type SignObserver interface {
 	// SignCalled reports a call's outcome ("signed", "unauthenticated",
-	// "forbidden", "bad-request", "failed", "unavailable") and, for a
-	// refusal, a short stable reason ("token", "license"...); "" else.
+	// "forbidden", "bad-request", "failed") and, for a refusal, a short
+	// stable reason ("token", "license"...); "" else.
 	SignCalled(outcome, reason string)
 	// Signed reports n signatures made with algorithm (RSA-PSS...).
 	Signed(algorithm string, n int)
