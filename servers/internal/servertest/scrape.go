@@ -78,15 +78,18 @@ func (m Metrics) Has(name string, labels map[string]string) bool {
 	return false
 }
 
+// hasLabels reports whether s has every label of want with its value; a
+// label wanted empty matches one the exposition left out, as it leaves
+// out every empty label.
 func hasLabels(s *dto.Metric, want map[string]string) bool {
-	found := 0
+	have := make(map[string]string, len(s.GetLabel()))
 	for _, l := range s.GetLabel() {
-		if v, ok := want[l.GetName()]; ok {
-			if v != l.GetValue() {
-				return false
-			}
-			found++
+		have[l.GetName()] = l.GetValue()
+	}
+	for k, v := range want {
+		if have[k] != v {
+			return false
 		}
 	}
-	return found == len(want)
+	return true
 }
