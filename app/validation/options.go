@@ -109,7 +109,7 @@ func DefaultThresholds() freshness.Thresholds {
 }
 
 // errNilObserver is WithObserver's error for a nil observer.
-var errNilObserver = errors.New("a nil observer: leave the option out to observe nothing")
+var errNilObserver = errors.New("nil observer")
 
 func option(name string, apply func(*settings) error) Option {
 	return Option{name: name, apply: func(s *settings) error {
