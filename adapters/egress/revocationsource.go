@@ -48,10 +48,11 @@ import (
 // Unusable data is skipped and logged (DEBUG for data about another
 // certificate or issuer, WARN otherwise); it never causes an error.
 type RevocationSource struct {
-	client  *http.Client
-	cache   *RevocationCache
-	logger  *slog.Logger
-	offline bool
+	client   *http.Client
+	cache    *RevocationCache
+	logger   *slog.Logger
+	offline  bool
+	observer ports.RevocationObserver
 }
 
 var _ ports.RevocationSource = (*RevocationSource)(nil)
@@ -64,7 +65,14 @@ func NewRevocationSource(client *http.Client, cache *RevocationCache, logger *sl
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &RevocationSource{client: client, cache: cache, logger: logger, offline: offline || client == nil}
+	return &RevocationSource{client: client, cache: cache, logger: logger, offline: offline || client == nil, observer: ports.NopRevocationObserver{}}
+}
+
+// Observe reports every online fetch and cache hit of s to o, and returns
+// s. Call it before s is used.
+func (s *RevocationSource) Observe(o ports.RevocationObserver) *RevocationSource {
+	s.observer = o
+	return s
 }
 
 // Revocation returns the usable facts about cert, issued by issuer, for
@@ -197,6 +205,7 @@ func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Ce
 			// Cached responses verified when stored; verifying again
 			// recovers the signer, which the cache does not keep.
 			if f, _, err := ocspFact(resp, cert, issuer, trusted); err == nil {
+				s.observer.RevocationCacheHit(ports.RevocationOCSP)
 				return f, true, nil
 			}
 		}
@@ -215,14 +224,16 @@ func (s *RevocationSource) onlineOCSP(ctx context.Context, cert, issuer *x509.Ce
 			return revocation.Fact{}, false, fmt.Errorf("egress: revocation: %w", ctxErr)
 		}
 		if err != nil {
-			s.logFetch(ctx, "OCSP", u, cert, err)
+			s.fetchFailed(ctx, ports.RevocationOCSP, u, cert, err)
 			continue
 		}
 		f, _, err := ocspFact(resp, cert, issuer, trusted)
 		if err != nil {
+			s.observer.RevocationFetched(ports.RevocationOCSP, ports.FetchUnusable)
 			s.logFetch(ctx, "OCSP", u, cert, err)
 			continue
 		}
+		s.observer.RevocationFetched(ports.RevocationOCSP, ports.FetchOK)
 		if s.cache != nil {
 			s.cache.PutOCSP(issuer, cert.SerialNumber, resp, f.NextUpdate)
 		}
@@ -237,20 +248,24 @@ func (s *RevocationSource) onlineCRL(ctx context.Context, cert, issuer *x509.Cer
 		if s.cache != nil {
 			l, _ = s.cache.CRL(issuer, u)
 		}
-		if l == nil {
+		if l != nil {
+			s.observer.RevocationCacheHit(ports.RevocationCRL)
+		} else {
 			var err error
 			l, err = FetchCRL(ctx, s.client, u)
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return revocation.Fact{}, false, fmt.Errorf("egress: revocation: %w", ctxErr)
 			}
 			if err != nil {
-				s.logFetch(ctx, "CRL", u, cert, err)
+				s.fetchFailed(ctx, ports.RevocationCRL, u, cert, err)
 				continue
 			}
 			if err := l.CheckSignatureFrom(issuer); err != nil {
+				s.observer.RevocationFetched(ports.RevocationCRL, ports.FetchUnusable)
 				s.logFetch(ctx, "CRL", u, cert, err)
 				continue
 			}
+			s.observer.RevocationFetched(ports.RevocationCRL, ports.FetchOK)
 			if s.cache != nil {
 				s.cache.PutCRL(issuer, u, l)
 			}
@@ -424,6 +439,21 @@ func ParseOCSP(data []byte) (*ocsp.Response, error) {
 func (s *RevocationSource) logSkip(ctx context.Context, level slog.Level, msg string, cert *x509.Certificate, attrs ...slog.Attr) {
 	attrs = append(attrs, slog.String("serial", cert.SerialNumber.Text(16)), slog.String("subject", cert.Subject.String()))
 	s.logger.LogAttrs(ctx, level, msg, attrs...)
+}
+
+// fetchFailed reports and logs a fetch of kind from rawURL that brought
+// no answer: refused by the egress guard, or failed.
+func (s *RevocationSource) fetchFailed(ctx context.Context, kind, rawURL string, cert *x509.Certificate, err error) {
+	outcome := ports.FetchFailed
+	if IsBlocked(err) {
+		outcome = ports.FetchBlocked
+	}
+	s.observer.RevocationFetched(kind, outcome)
+	source := "OCSP"
+	if kind == ports.RevocationCRL {
+		source = "CRL"
+	}
+	s.logFetch(ctx, source, rawURL, cert, err)
 }
 
 func (s *RevocationSource) logFetch(ctx context.Context, source, rawURL string, cert *x509.Certificate, err error) {

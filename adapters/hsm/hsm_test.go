@@ -972,3 +972,24 @@ func TestSignBatchDeviceError(t *testing.T) {
 	is.True(errors.Is(err, ports.ErrHSMUnavailable))
 	is.True(strings.Contains(err.Error(), "CKR_DEVICE_ERROR"))
 }
+
+// TestSessionsReported: the sessions of a partition, busy and idle, as
+// the metrics read them.
+func TestSessionsReported(t *testing.T) {
+	is := is.New(t)
+	pt := newPartition(t, "tenant-sessions")
+	h := hsm.New(hsm.Options{})
+	is.Equal(len(h.Sessions()), 0) // no partition used yet
+	release, err := hsm.HoldSession(t.Context(), h, pt.p)
+	is.NoErr(err)
+	is.Equal(h.Sessions(), []hsm.PartitionSessions{{Partition: pt.p.TokenLabel, Open: 1, InUse: 1}})
+	release()
+	is.Equal(h.Sessions(), []hsm.PartitionSessions{{Partition: pt.p.TokenLabel, Open: 1, InUse: 0}})
+	release, err = hsm.HoldSession(t.Context(), h, pt.bySlot())
+	is.NoErr(err)
+	defer release()
+	is.Equal(h.Sessions(), []hsm.PartitionSessions{ // by name: "slot N" before "svcdss-..."
+		{Partition: fmt.Sprintf("slot %d", pt.tok.Slot()), Open: 1, InUse: 1},
+		{Partition: pt.p.TokenLabel, Open: 1, InUse: 0},
+	})
+}

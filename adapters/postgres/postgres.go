@@ -23,6 +23,10 @@ type Options struct {
 	Schema   string
 	// MaxConns is the pool size; connections are kept idle up to it.
 	MaxConns int
+	// OnQuery, when set, is told the duration and error of each query
+	// the read-only pool sends, for the operator's metrics: the one
+	// point every query of the control data passes (Open only).
+	OnQuery func(took time.Duration, err error)
 }
 
 // connMaxIdle retires idle connections so that a database restart or a
@@ -59,7 +63,7 @@ func open(o Options, readOnly bool) (*sqlx.DB, error) {
 	}
 	var c driver.Connector = pqc
 	if readOnly {
-		c = readOnlyConnector{pqc}
+		c = readOnlyConnector{pqc, o.OnQuery}
 	}
 	db := sqlx.NewDb(sql.OpenDB(c), "postgres")
 	if o.MaxConns > 0 {
@@ -72,7 +76,10 @@ func open(o Options, readOnly bool) (*sqlx.DB, error) {
 
 // readOnlyConnector opens lib/pq connections whose transactions are all
 // READ ONLY, whatever the caller asked for.
-type readOnlyConnector struct{ *pq.Connector }
+type readOnlyConnector struct {
+	*pq.Connector
+	onQuery func(time.Duration, error) // Options.OnQuery
+}
 
 func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
@@ -86,7 +93,7 @@ func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		_ = conn.Close()
 		return nil, fmt.Errorf("postgres: lib/pq connection %T lacks an expected method", conn)
 	}
-	return readOnlyConn{pc}, nil
+	return &readOnlyConn{pc, c.onQuery}, nil
 }
 
 // pqConn is the method set of lib/pq's connection that database/sql
@@ -103,16 +110,34 @@ type pqConn interface {
 	driver.NamedValueChecker
 }
 
-type readOnlyConn struct{ pqConn }
+type readOnlyConn struct {
+	pqConn
+	onQuery func(time.Duration, error)
+}
 
-func (c readOnlyConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+// QueryContext times the query for Options.OnQuery. database/sql sends
+// every query through it (lib/pq's connection is a QueryerContext);
+// driver.ErrSkip, which asks database/sql to prepare instead, is no query.
+func (c *readOnlyConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.onQuery == nil {
+		return c.pqConn.QueryContext(ctx, query, args)
+	}
+	began := time.Now()
+	rows, err := c.pqConn.QueryContext(ctx, query, args)
+	if err != driver.ErrSkip {
+		c.onQuery(time.Since(began), err)
+	}
+	return rows, err
+}
+
+func (c *readOnlyConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	opts.ReadOnly = true
 	return c.pqConn.BeginTx(ctx, opts)
 }
 
 // Begin is the pre-context entry point; database/sql does not call it
 // while BeginTx exists, but a caller of the raw driver.Conn could.
-func (c readOnlyConn) Begin() (driver.Tx, error) {
+func (c *readOnlyConn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 

@@ -3,7 +3,9 @@ package postgres_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/matryer/is"
@@ -64,4 +66,31 @@ func TestOpenIsReadOnly(t *testing.T) {
 	_, err = db.ExecContext(ctx, "INSERT INTO tenant VALUES ('t2')")
 	is.True(err != nil)
 	is.True(strings.Contains(err.Error(), "read-only transaction"))
+}
+
+// TestOnQuery: every query of the read-only pool is timed, with or
+// without arguments, and a failed one is reported with its error.
+func TestOnQuery(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []error
+	db, err := postgres.Open(postgres.Options{URL: pgtest.NewDatabaseURL(t), OnQuery: func(took time.Duration, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, err)
+	}})
+	is.NoErr(err)
+	defer db.Close()
+	var n int
+	is.NoErr(db.GetContext(ctx, &n, "SELECT 1"))
+	is.NoErr(db.GetContext(ctx, &n, "SELECT $1::int", 2))
+	is.True(db.GetContext(ctx, &n, "SELECT * FROM no_such_table") != nil)
+	mu.Lock()
+	defer mu.Unlock()
+	is.Equal(len(got), 3)
+	is.NoErr(got[0])
+	is.NoErr(got[1])
+	is.True(got[2] != nil)
 }

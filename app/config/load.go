@@ -161,7 +161,7 @@ func stringValue(v any) string {
 
 // redact keeps secrets out of error messages and logs.
 func redact(key, v string) string {
-	if strings.HasSuffix(key, "password") && v != "" {
+	if (strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token")) && v != "" {
 		return "******"
 	}
 	if u, err := url.Parse(strings.TrimPrefix(v, "jdbc:")); err == nil && u.User != nil {

@@ -19,6 +19,7 @@ type Signer struct {
 	SigningTimeout time.Duration
 	ControlDB      ControlDB
 	JWT            JWTKeySource
+	Metrics        Metrics
 	ResourceRoot   string
 }
 
@@ -46,6 +47,8 @@ var signerKeys = []binding[Signer]{
 		setPort(func(c *Signer) *int { return &c.Port })},
 	{Key{"svc.dss.security.permit-all", "SVC_DSS_SECURITY_PERMIT_ALL", "false", "development only: no resource-server filter (sign-ska still checks its JWT)"},
 		setBool(func(c *Signer) *bool { return &c.PermitAll })},
+	{Key{"svc.dss.signer.metrics.token", "SVC_DSS_SIGNER_METRICS_TOKEN", "", "bearer token of GET /actuator/prometheus (at least 32 visible ASCII characters); empty: every scrape refused, unless permit-all (development)"},
+		setToken(func(c *Signer) *string { return &c.Metrics.Token })},
 	{Key{"svc.dss.security.max-request-bytes", "SVC_DSS_SECURITY_MAX_REQUEST_BYTES", "16777216", "largest body under /api/ in bytes; zero or less: 16 MiB"},
 		setInt64(func(c *Signer) *int64 { return &c.MaxRequestBytes })},
 	{Key{"svc.dss.signing.timeout-seconds", "SVC_DSS_SIGNING_TIMEOUT_SECONDS", "30", "longest wait in seconds for one signing operation"},

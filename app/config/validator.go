@@ -32,6 +32,7 @@ type Validator struct {
 	Egress        Egress
 	ControlDB     ControlDB
 	Session       Session
+	Metrics       Metrics
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -137,6 +138,8 @@ var validatorKeys = []binding[Validator]{
 		setCron(func(c *Validator) *string { return &c.RefreshCron })},
 	{Key{"svc.dss.validator.security.permit-all", "SVC_DSS_VALIDATOR_PERMIT_ALL", "false", "development only: no authentication, no licensing"},
 		setBool(func(c *Validator) *bool { return &c.PermitAll })},
+	{Key{"svc.dss.validator.metrics.token", "SVC_DSS_VALIDATOR_METRICS_TOKEN", "", "bearer token of GET /actuator/prometheus (at least 32 visible ASCII characters); empty: every scrape refused, unless permit-all (development)"},
+		setToken(func(c *Validator) *string { return &c.Metrics.Token })},
 	{Key{"svc.dss.validator.max-request-bytes", "SVC_DSS_VALIDATOR_MAXREQUESTBYTES", "41943040", "largest request body under /api/ in bytes; zero or less: the default"},
 		setInt64(func(c *Validator) *int64 { return &c.MaxRequestBytes })},
 	{Key{"fw.servlet.multipart.max-file-size", "FW_SERVLET_MULTIPART_MAXFILESIZE", "20MB", "largest single file in a multipart upload"},

@@ -12,11 +12,15 @@ import (
 
 // Open opens the control database c locates, or returns nil, nil when c
 // names none (a blank URL).
-func Open(c config.ControlDB) (*sqlx.DB, error) {
+func Open(c config.ControlDB) (*sqlx.DB, error) { return OpenTimed(c, nil) }
+
+// OpenTimed is Open telling onQuery, when not nil, the duration and error
+// of each query (postgres.Options.OnQuery).
+func OpenTimed(c config.ControlDB, onQuery func(took time.Duration, err error)) (*sqlx.DB, error) {
 	if c.URL == "" {
 		return nil, nil
 	}
-	return postgres.Open(postgres.Options{URL: c.URL, Username: c.Username, Password: c.Password, Schema: c.Schema, MaxConns: c.MaximumPoolSize})
+	return postgres.Open(postgres.Options{URL: c.URL, Username: c.Username, Password: c.Password, Schema: c.Schema, MaxConns: c.MaximumPoolSize, OnQuery: onQuery})
 }
 
 // Cached is the control database db as the control-data ports: the one

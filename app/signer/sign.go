@@ -34,6 +34,10 @@ type RefusalError struct {
 	// Kind is ErrSignBadRequest, ErrSignUnauthenticated, ErrSignForbidden
 	// or ErrUnauthenticated.
 	Kind error
+	// Reason names the check that refused, in one stable word the
+	// metrics count refusals by: token, identity, license, permission,
+	// partition, key, request. Empty outside sign-ska.
+	Reason string
 	// Detail says what the caller did wrong, in fixed words. It never
 	// names an internal path, label, slot or host, and holds nothing read
 	// from a token before its signature verified.
@@ -118,6 +122,7 @@ func (s *Signer) Sign(ctx context.Context, authorization string, body []byte) (S
 	began := time.Now()
 	res, err := s.sign(ctx, authorization, body, &rec)
 	s.audit(ctx, rec, time.Since(began), err)
+	s.observe(res, err)
 	return res, err
 }
 
@@ -179,7 +184,7 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 			if r.Forbidden {
 				kind = ErrSignForbidden
 			}
-			return SignResult{}, &RefusalError{Kind: kind, Detail: r.Reason, Err: err}
+			return SignResult{}, &RefusalError{Kind: kind, Reason: "token", Detail: r.Reason, Err: err}
 		}
 		return SignResult{}, fmt.Errorf("%w: %w", ErrSignUnavailable, err)
 	}
@@ -197,21 +202,21 @@ func (s *Signer) sign(ctx context.Context, authorization string, body []byte, re
 	rec.job, rec.checked = job, true
 	// Fail closed: the body speaks for the authenticated proxy only.
 	if !strings.EqualFold(job.Tenant, id.Tenant) || !strings.EqualFold(job.Module, id.Module) {
-		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the body's tenantId and moduleUuid are not the token's"}
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Reason: "identity", Detail: "the body's tenantId and moduleUuid are not the token's"}
 	}
 	licensed, err := f.licenses.HasFeature(ctx, id.Tenant, FeatureSigner, s.clock())
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: license: %w", ErrSignUnavailable, err)
 	}
 	if !licensed {
-		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the tenant does not hold the " + FeatureSigner + " license"}
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Reason: "license", Detail: "the tenant does not hold the " + FeatureSigner + " license"}
 	}
 	permitted, err := f.permissions.HasPermission(ctx, id.Tenant, PermissionSign)
 	if err != nil {
 		return SignResult{}, fmt.Errorf("%w: permission: %w", ErrSignUnavailable, err)
 	}
 	if !permitted {
-		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Detail: "the tenant does not hold the " + PermissionSign + " permission"}
+		return SignResult{}, &RefusalError{Kind: ErrSignForbidden, Reason: "permission", Detail: "the tenant does not hold the " + PermissionSign + " permission"}
 	}
 	part, err := s.partition(ctx, id.Tenant)
 	if err != nil {
@@ -266,7 +271,7 @@ var mechanisms = map[signing.Algorithm]ports.Mechanism{
 // library's path) stay in the log.
 func hsmError(what string, err error, missing string) error {
 	if errors.Is(err, ports.ErrKeyNotFound) {
-		return &RefusalError{Kind: ErrSignBadRequest, Detail: missing, Err: fmt.Errorf("%s: %w", what, err)}
+		return &RefusalError{Kind: ErrSignBadRequest, Reason: "key", Detail: missing, Err: fmt.Errorf("%s: %w", what, err)}
 	}
 	return fmt.Errorf("%w: %s: %w", ErrSignUnavailable, what, err)
 }
@@ -275,9 +280,9 @@ func hsmError(what string, err error, missing string) error {
 // CheckKey refused, with their reason.
 func badRequest(err error) error {
 	if r, ok := errors.AsType[*signing.RequestError](err); ok {
-		return &RefusalError{Kind: ErrSignBadRequest, Detail: r.Reason}
+		return &RefusalError{Kind: ErrSignBadRequest, Reason: "request", Detail: r.Reason}
 	}
-	return &RefusalError{Kind: ErrSignBadRequest, Detail: "the request cannot be signed", Err: err}
+	return &RefusalError{Kind: ErrSignBadRequest, Reason: "request", Detail: "the request cannot be signed", Err: err}
 }
 
 // partition resolves the tenant's partition and its PIN: never from this
@@ -286,16 +291,16 @@ func (s *Signer) partition(ctx context.Context, tenant string) (ports.Partition,
 	p, err := s.flow.partitions.Partition(ctx, tenant)
 	switch {
 	case errors.Is(err, ports.ErrNotFound):
-		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant has no HSM partition"}
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Reason: "partition", Detail: "the tenant has no HSM partition"}
 	case err != nil:
 		return ports.Partition{}, fmt.Errorf("%w: partition: %w", ErrSignUnavailable, err)
 	case p.Type != PartitionType:
-		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant's HSM partition is not of type " + PartitionType + ", the one this service signs on",
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Reason: "partition", Detail: "the tenant's HSM partition is not of type " + PartitionType + ", the one this service signs on",
 			Err: fmt.Errorf("tenant %s's partition is of type %q", tenant, p.Type)}
 	}
 	pin, err := resolvePIN(p.PINRef)
 	if err != nil {
-		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Detail: "the tenant's HSM partition has no usable PIN reference",
+		return ports.Partition{}, &RefusalError{Kind: ErrSignBadRequest, Reason: "partition", Detail: "the tenant's HSM partition has no usable PIN reference",
 			Err: fmt.Errorf("tenant %s's partition: %w", tenant, err)}
 	}
 	return ports.Partition{Tenant: tenant, Type: p.Type, Module: p.Library, Slot: p.Slot, TokenLabel: p.TokenLabel, User: p.User, PIN: pin}, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/hsm"
+	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/replay"
 	"github.com/svc-dss/dss/adapters/signjwt"
@@ -44,6 +45,10 @@ type Signer struct {
 	// resource verifies the bearer tokens of the other non-public paths;
 	// nil without a configured key source (they are then denied).
 	resource ports.BearerVerifier
+	// metrics are served on GET /actuator/prometheus; observer is the
+	// same, as the port the flow reports through (observe.go).
+	metrics  *metrics.Signer
+	observer ports.SignObserver
 }
 
 // An Option changes how New wires the server.
@@ -98,21 +103,28 @@ func New(cfg config.Signer, logger *slog.Logger, opts ...Option) (*Signer, error
 	if err != nil {
 		return nil, err
 	}
-	db, err := control.Open(cfg.ControlDB)
+	if !cfg.PermitAll && cfg.Metrics.Token == "" {
+		logger.Info("no metrics token is configured (svc.dss.signer.metrics.token): GET /actuator/prometheus refuses every scrape")
+	}
+	// The HSM adapter is made before the metrics, which read its
+	// sessions; a test's HSM (WithHSM) has none to report.
+	h, sessions := o.hsm, func() []metrics.Sessions { return nil }
+	if h == nil {
+		p11 := hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
+		h, sessions = p11, sessionsOf(p11)
+	}
+	m := metrics.NewSigner(sessions)
+	db, err := control.OpenTimed(cfg.ControlDB, func(took time.Duration, err error) { m.ControlQuery(took, err != nil) })
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
-	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now, resource: resource}
+	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now, resource: resource, metrics: m, observer: m}
 	data := o.control
 	if data == nil && db != nil {
 		data = control.Cached(db, sg.clock)
 	}
 	if data != nil {
-		h := o.hsm
-		if h == nil {
-			h = hsm.New(hsm.Options{Timeout: cfg.SigningTimeout, AuthorizationKey: authorizationKey})
-		}
-		sg.flow = newSignFlow(data, h, replay.New(replayCapacity, time.Now))
+		sg.flow = newSignFlow(data, observedHSM{h, m}, observedReplay{replay.New(replayCapacity, time.Now), m})
 	}
 	return sg, nil
 }

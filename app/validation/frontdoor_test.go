@@ -64,6 +64,7 @@ func TestNewNamesTheWrongOption(t *testing.T) {
 		{"nil anchor", []validation.Option{validation.WithPrivateAnchors(nil)}, "validation: WithPrivateAnchors: nil certificate"},
 		{"no private CA directory", []validation.Option{validation.WithPrivateCADirectory("")}, "validation: WithPrivateCADirectory: no directory"},
 		{"nil certificate", []validation.Option{validation.WithCertificates(nil)}, "validation: WithCertificates: nil certificate"},
+		{"nil observer", []validation.Option{validation.WithObserver(nil)}, "validation: WithObserver: nil observer"},
 		{"proxy without port", []validation.Option{validation.WithEgress(validation.Egress{ProxyHost: "proxy.example"})}, "validation: WithEgress: a proxy needs both a host and a port"},
 		{"proxy port out of range", []validation.Option{validation.WithEgress(validation.Egress{ProxyHost: "proxy.example", ProxyPort: 70000})}, "validation: WithEgress: proxy port 70000 out of range"},
 		{"thresholds the wrong way round", []validation.Option{validation.WithFreshness(func() (th freshness.Thresholds) {

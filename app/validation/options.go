@@ -65,6 +65,7 @@ type settings struct {
 	registry    *formats.Registry
 	formatNames []string
 	readers     []ports.DocumentReader // WithReaders
+	observer    Observer               // WithObserver
 	// set names the options given, for those that exclude each other.
 	set map[string]bool
 }
@@ -106,6 +107,9 @@ type Egress struct {
 func DefaultThresholds() freshness.Thresholds {
 	return freshness.Thresholds{WarnAfter: 7 * 24 * time.Hour, FailAfter: 30 * 24 * time.Hour, FailureThreshold: 3, WithdrawalWindow: 30 * 24 * time.Hour}
 }
+
+// errNilObserver is WithObserver's error for a nil observer.
+var errNilObserver = errors.New("nil observer")
 
 func option(name string, apply func(*settings) error) Option {
 	return Option{name: name, apply: func(s *settings) error {

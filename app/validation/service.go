@@ -62,6 +62,9 @@ type core struct {
 	// algorithms are the cryptographic constraints every validation
 	// applies, built once.
 	algorithms algorithm.Catalogue
+	// observer learns of validations, refreshes and fetches
+	// (WithObserver).
+	observer Observer
 }
 
 // New builds a validator from opts. Without options it reads every
@@ -74,7 +77,7 @@ type core struct {
 // listener that outlives it. An option that cannot be used is an error
 // that names it.
 func New(ctx context.Context, opts ...Option) (*Validator, error) {
-	s := settings{logger: slog.New(slog.DiscardHandler), clock: time.Now, thresholds: DefaultThresholds(), registry: formats.Default(), set: map[string]bool{}}
+	s := settings{logger: slog.New(slog.DiscardHandler), clock: time.Now, thresholds: DefaultThresholds(), registry: formats.Default(), observer: nopObserver{}, set: map[string]bool{}}
 	for _, o := range opts {
 		if o.apply == nil {
 			return nil, errors.New("validation: the zero Option")
@@ -126,10 +129,11 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 		algorithms:   algorithm.Default(),
 		formats:      reg,
 		readers:      reg.Readers(),
-		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline),
+		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline).Observe(s.observer),
 		issuers:      egress.NewIssuerSource(client, s.logger, s.offline),
 		certificates: s.certificates,
 		importable:   s.listStore != nil,
+		observer:     s.observer,
 	}
 	if s.readers != nil {
 		c.readers = s.readers
@@ -227,7 +231,12 @@ func (v *Validator) Trusting(certs ...*x509.Certificate) *Validator {
 // downloaded (or confirmed unchanged) and authenticated, and the new
 // snapshot is swapped in for the validations that start after it. A list
 // that fails keeps its last good copy. It returns the new snapshot.
-func (v *Validator) Refresh(ctx context.Context) *trust.Snapshot { return v.trust.Refresh(ctx) }
+func (v *Validator) Refresh(ctx context.Context) *trust.Snapshot {
+	began := time.Now()
+	snap := v.trust.Refresh(ctx)
+	v.observer.TrustRefreshed(snap, time.Since(began))
+	return snap
+}
 
 // Snapshot returns the trust snapshot validations read now.
 func (v *Validator) Snapshot() *trust.Snapshot { return v.trust.Snapshot() }

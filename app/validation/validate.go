@@ -113,7 +113,15 @@ func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation)
 //
 // A panic in validating doc, on any of the goroutines the validation
 // runs on, is logged with its stack and returned as a *PanicError.
-func (v *Validator) Validate(ctx context.Context, doc Document) (_ *Result, err error) {
+func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, err error) {
+	began := time.Now()
+	defer func() {
+		// After recoverValidation (deferred below, so run first): a
+		// validation that panicked is not reported.
+		if err == nil {
+			v.observer.Validated(&res.Summary, doc.size(), time.Since(began))
+		}
+	}()
 	in := ports.Document{Name: doc.Name, Data: doc.Data, Detached: make([]ports.Detached, len(doc.Detached))}
 	for i, p := range doc.Detached {
 		in.Detached[i] = ports.Detached{Name: p.Name, Data: p.Data}

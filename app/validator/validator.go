@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/session"
 	"github.com/svc-dss/dss/app/config"
@@ -32,6 +33,8 @@ type Validator struct {
 	// sessions and login serve the browser UI (ui.go, login.go).
 	sessions ports.SessionStore
 	login    login
+	// metrics are served on GET /actuator/prometheus (metrics.go).
+	metrics *metrics.Validator
 }
 
 // An Option changes how New wires the service.
@@ -86,6 +89,9 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if cfg.PermitAll {
 		logger.Warn("svc.dss.validator.security.permit-all is true: tenant authentication and licensing are bypassed, on the API and in the browser UI (no login, the development tenant); development only")
 	}
+	if !cfg.PermitAll && cfg.Metrics.Token == "" {
+		logger.Info("no metrics token is configured (svc.dss.validator.metrics.token): GET /actuator/prometheus refuses every scrape")
+	}
 	db, err := control.Open(cfg.ControlDB)
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
@@ -98,14 +104,17 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, err
 	}
-	val, err := validation.New(ctx, append(vopts, o.validation...)...)
-	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
-	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
+	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
-	}, nil
+	}
+	// The list gauges read v.validation at each scrape, once it is set.
+	v.metrics = metrics.NewValidator(v.listMetrics)
+	vopts = append(vopts, validation.WithObserver(observer{v.metrics}))
+	if v.validation, err = validation.New(ctx, append(vopts, o.validation...)...); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	return v, nil
 }
 
 // Start schedules the daily refresh of the trusted lists (New loaded

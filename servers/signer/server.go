@@ -18,6 +18,7 @@ import (
 	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
+	"github.com/svc-dss/dss/servers/internal/scrape"
 	"github.com/svc-dss/dss/servers/internal/shell"
 )
 
@@ -52,7 +53,7 @@ func newServer(a *signer.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := shell.New(logger, errorHandler(logger, p), timeouts(cfg.SigningTimeout))
+	e := shell.New(logger, countErrors(a.Metrics(), errorHandler(logger, p)), timeouts(cfg.SigningTimeout))
 	e.Use(
 		page.Headers,
 		bodylimit.Middleware("/api/", cfg.MaxRequestBytes, "svc.dss.security.max-request-bytes"),
@@ -61,6 +62,7 @@ func newServer(a *signer.Signer, logger *slog.Logger) (*echo.Echo, error) {
 	e.GET("/", index(p))
 	e.GET("/static/*", page.Assets())
 	e.GET("/actuator/health", health(a))
+	serveMetrics(e, a)
 	e.POST(signPath, signSKA(a))
 	return e, nil
 }
@@ -93,15 +95,17 @@ func public(path string) bool {
 }
 
 // resourceServer is the default-deny filter (signing-server.md §5 rule 4):
-// public paths are open and /sign-ska authenticates itself; every other
-// path needs a bearer token that verifies against the configured JWT key
-// source, and is denied when none is configured. Permit-all turns the
-// filter off (signer.Signer.Authenticate).
+// public paths are open, and /sign-ska and the metrics authenticate
+// themselves (the metrics with their own token: a scraper holds no
+// client JWT); every other path needs a bearer token that verifies
+// against the configured JWT key source, and is denied when none is
+// configured. Permit-all turns the filter off
+// (signer.Signer.Authenticate).
 func resourceServer(a *signer.Signer) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			path := c.Request().URL.Path
-			if public(path) || path == signPath {
+			if public(path) || path == signPath || path == scrape.Path {
 				return next(c)
 			}
 			if err := a.Authenticate(c.Request().Context(), c.Request().Header.Get(echo.HeaderAuthorization)); err != nil {

@@ -123,7 +123,9 @@ type signWorld struct {
 	admin    string
 }
 
-func newSignWorld(t testing.TB) *signWorld {
+// newSignWorld starts the signer of a new world with env added to its
+// environment.
+func newSignWorld(t testing.TB, env ...string) *signWorld {
 	t.Helper()
 	w := &signWorld{admin: pgtest.NewDatabaseURL(t), pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
@@ -176,7 +178,7 @@ func newSignWorld(t testing.TB) *signWorld {
 	w.a2 = w.register(t, exec, tenantA, moduleA2, "proxy-a2")
 	w.b = w.register(t, exec, tenantB, moduleB, "proxy-b")
 	w.c = w.register(t, exec, tenantC, moduleC, "proxy-c")
-	srv := servertest.Run(t, run, nil, []string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin})
+	srv := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, env...))
 	w.url, w.logs = srv.URL, srv.Logs
 	return w
 }

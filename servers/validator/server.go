@@ -23,7 +23,7 @@ func newServer(a *validator.Validator, logger *slog.Logger) (*echo.Echo, error) 
 	if err != nil {
 		return nil, err
 	}
-	e := shell.New(logger, errorHandler(logger, u), timeouts)
+	e := shell.New(logger, countErrors(a.Metrics(), errorHandler(logger, u)), timeouts)
 	// Who may ask comes before what is asked: the API's bearer token and
 	// the UI's session are checked before a body is read. Only the two
 	// upload handlers read one (uploads.read), so no other path parses
@@ -39,6 +39,7 @@ func newServer(a *validator.Validator, logger *slog.Logger) (*echo.Echo, error) 
 		timeout: cfg.UploadTimeout,
 	}
 	e.GET("/actuator/health", health(a))
+	serveMetrics(e, a)
 	e.GET("/api/trust-status", trustStatus(a))
 	e.POST("/api/validate", validateAPI(a, up))
 	u.register(e, up)

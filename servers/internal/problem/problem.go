@@ -32,7 +32,7 @@ type Problem struct {
 func New(status int, typ, detail string) Problem {
 	p := Problem{Type: "about:blank", Title: http.StatusText(status), Status: status, Detail: detail}
 	if typ != "" {
-		p.Type = "urn:svc-dss:problem:" + typ
+		p.Type = typePrefix + typ
 	}
 	return p
 }

@@ -1,0 +1,36 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Metrics guards GET /actuator/prometheus (docs/decisions/0039).
+type Metrics struct {
+	// Token is the bearer token a scraper sends; empty means no scraper
+	// is let in, unless authentication is off (permit-all: development).
+	Token string
+}
+
+// MinMetricsTokenLength is the shortest metrics token accepted: 32
+// characters, as `openssl rand -hex 16` prints, cannot be guessed.
+const MinMetricsTokenLength = 32
+
+// setToken accepts a blank token (none) or one of at least
+// MinMetricsTokenLength visible ASCII characters: a bearer token travels
+// as one word of the Authorization header.
+func setToken[C any](f func(*C) *string) func(*C, string) error {
+	return func(c *C, v string) error {
+		v = strings.TrimSpace(v)
+		for _, r := range v {
+			if r < '!' || r > '~' {
+				return fmt.Errorf("holds a character other than visible ASCII (a space, a control character, a letter outside ASCII): the Authorization header carries the token as one word")
+			}
+		}
+		if v != "" && len(v) < MinMetricsTokenLength {
+			return fmt.Errorf("shorter than %d characters, it can be guessed: use a random one (openssl rand -hex 32)", MinMetricsTokenLength)
+		}
+		*f(c) = v
+		return nil
+	}
+}
