@@ -78,6 +78,9 @@ func ParseOptions(o Options) (*redis.Options, error) {
 	opts.WriteTimeout = IOTimeout
 	opts.PoolTimeout = IOTimeout
 	opts.MaxRetries = 1
+	// One dial, and one again for the retry: a refused connection is
+	// not worth five.
+	opts.DialerRetries = 1
 	// No CLIENT SETINFO nor CLIENT MAINT_NOTIFICATIONS on connect: older
 	// servers and proxies refuse them, and the library logs each refusal.
 	opts.DisableIdentity = true
