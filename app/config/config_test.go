@@ -3,6 +3,7 @@ package config_test
 import (
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,6 +49,7 @@ func TestValidatorDefaults(t *testing.T) {
 		Egress:        config.Egress{DenyPrivateNetworks: true},
 		ControlDB:     config.ControlDB{Schema: "public", MaximumPoolSize: 4},
 		Session:       config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour, MaxSessions: 2000},
+		Redis:         config.Redis{KeyPrefix: "svc-dss:"},
 		UploadTimeout: 5 * time.Minute,
 		DevPKIAddress: "127.0.0.1:8098",
 	}
@@ -63,6 +65,7 @@ func TestSignerDefaults(t *testing.T) {
 		MaxRequestBytes: 16777216,
 		SigningTimeout:  30 * time.Second,
 		ControlDB:       config.ControlDB{MaximumPoolSize: 4},
+		Redis:           config.Redis{KeyPrefix: "svc-dss:"},
 	})
 }
 
@@ -117,10 +120,15 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_CONTROL_DB_PASSWORD", "pw", func(c config.Validator) any { return c.ControlDB.Password }, "pw"},
 		{"SVC_DSS_CONTROL_DB_SCHEMA", "control", func(c config.Validator) any { return c.ControlDB.Schema }, "control"},
 		{"SVC_DSS_CONTROL_DB_POOL", "9", func(c config.Validator) any { return c.ControlDB.MaximumPoolSize }, 9},
+		{"SVC_DSS_REDIS_URL", "rediss://:pw@redis.internal:6380/2", func(c config.Validator) any { return c.Redis.URL }, "rediss://:pw@redis.internal:6380/2"},
+		{"SVC_DSS_REDIS_PASSWORD", "s3cret", func(c config.Validator) any { return c.Redis.Password }, "s3cret"},
+		{"SVC_DSS_REDIS_CA_FILE", "/etc/svc/redis-ca.pem", func(c config.Validator) any { return c.Redis.CAFile }, config.Location{Raw: "/etc/svc/redis-ca.pem", Path: "/etc/svc/redis-ca.pem"}},
+		{"SVC_DSS_REDIS_KEY_PREFIX", "staging:", func(c config.Validator) any { return c.Redis.KeyPrefix }, "staging:"},
 	}
 	// A proxy host needs a port and vice versa is harmless; give every run
 	// the companions its override needs to pass Validate.
 	companions := map[string][]string{"SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST": {"SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT=3128"}}
+	maps.Copy(companions, redisCompanions)
 	checkCoverage(t, config.ValidatorKeys(), tests)
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
@@ -150,17 +158,29 @@ func TestSignerEnvOverrides(t *testing.T) {
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWKSETURI", "https://idp.example/jwks", func(c config.Signer) any { return c.JWT.JWKSetURI }, "https://idp.example/jwks"},
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLICKEYLOCATION", "classpath:keys/proxy.pem", func(c config.Signer) any { return c.JWT.PublicKeyLocation.Path }, "keys/proxy.pem"},
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUERURI", "https://idp.example", func(c config.Signer) any { return c.JWT.IssuerURI }, "https://idp.example"},
+		{"SVC_DSS_REDIS_URL", "rediss://:pw@redis.internal:6380/2", func(c config.Signer) any { return c.Redis.URL }, "rediss://:pw@redis.internal:6380/2"},
+		{"SVC_DSS_REDIS_PASSWORD", "s3cret", func(c config.Signer) any { return c.Redis.Password }, "s3cret"},
+		{"SVC_DSS_REDIS_CA_FILE", "/etc/svc/redis-ca.pem", func(c config.Signer) any { return c.Redis.CAFile }, config.Location{Raw: "/etc/svc/redis-ca.pem", Path: "/etc/svc/redis-ca.pem"}},
+		{"SVC_DSS_REDIS_KEY_PREFIX", "staging:", func(c config.Signer) any { return c.Redis.KeyPrefix }, "staging:"},
 	}
 	checkCoverage(t, config.SignerKeys(), tests)
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			c, err := config.LoadSigner(nil, []string{tt.env + "=" + tt.value}, io.Discard)
+			env := append([]string{tt.env + "=" + tt.value}, redisCompanions[tt.env]...)
+			c, err := config.LoadSigner(nil, env, io.Discard)
 			is.NoErr(err)
 			is.Equal(tt.got(c), tt.want)
 		})
 	}
+}
+
+// redisCompanions are the settings a Redis override needs to pass
+// Validate: a password needs a URL, a CA file a rediss:// one.
+var redisCompanions = map[string][]string{
+	"SVC_DSS_REDIS_PASSWORD": {"SVC_DSS_REDIS_URL=redis://redis.internal"},
+	"SVC_DSS_REDIS_CA_FILE":  {"SVC_DSS_REDIS_URL=rediss://redis.internal"},
 }
 
 // checkCoverage fails when a key has no override test, so that a key added
@@ -290,6 +310,18 @@ func TestInvalidConfiguration(t *testing.T) {
 			`config: svc.dss.validator.session.absolute-timeout (env SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT) = "PT1H": must be at least svc.dss.validator.session.idle-timeout (PT2H)`},
 		{"proxy host without port", nil, []string{"SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST=proxy"},
 			`config: svc.dss.validator.egress.proxy-port (env SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT) = "0": a proxy port is required when svc.dss.validator.egress.proxy-host is set (proxy)`},
+		{"Redis URL of another kind, password hidden", nil, []string{"SVC_DSS_REDIS_URL=http://:hunter2@redis:6379"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "http://:%2A%2A%2A%2A%2A%2A@redis:6379": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL without host", nil, []string{"SVC_DSS_REDIS_URL=redis:///0"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis:///0": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL that does not parse, password hidden", nil, []string{"SVC_DSS_REDIS_URL=redis://:hunter2@redis:port"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://******@redis:port": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis database by name", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379/sessions"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://redis:6379/sessions": the path names the database by its number (redis://host:6379/0), not "sessions"`},
+		{"Redis password without URL", nil, []string{"SVC_DSS_REDIS_PASSWORD=hunter2"},
+			`config: svc.dss.redis.password (env SVC_DSS_REDIS_PASSWORD) = "******": set, but svc.dss.redis.url is empty: no Redis is used`},
+		{"Redis CA file without TLS", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
+			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
 		{"unknown key in file", []string{"--config", unknown}, nil,
 			`config: ` + unknown + `: unknown key "svc.dss.validator.warn-after"`},
 		{"unparsable file", []string{"--config", broken}, nil,
@@ -320,6 +352,18 @@ func TestInvalidSignerConfiguration(t *testing.T) {
 		{"max bytes not a number", []string{"SVC_DSS_SECURITY_MAX_REQUEST_BYTES=16MB"}, `config: svc.dss.security.max-request-bytes (env SVC_DSS_SECURITY_MAX_REQUEST_BYTES) = "16MB": not a whole number of bytes`},
 		{"two key sources", []string{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWKSETURI=https://idp/jwks", "FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUERURI=https://idp"},
 			`config: fw.security.oauth2.resourceserver.jwt: supply exactly one JWT key source, got 2 (jwk-set-uri, issuer-uri)`},
+		{"Redis URL of another kind, password hidden", []string{"SVC_DSS_REDIS_URL=http://:hunter2@redis:6379"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "http://:%2A%2A%2A%2A%2A%2A@redis:6379": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL without host", []string{"SVC_DSS_REDIS_URL=redis:///0"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis:///0": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL that does not parse, password hidden", []string{"SVC_DSS_REDIS_URL=redis://:hunter2@redis:port"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://******@redis:port": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis database by name", []string{"SVC_DSS_REDIS_URL=redis://redis:6379/sessions"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://redis:6379/sessions": the path names the database by its number (redis://host:6379/0), not "sessions"`},
+		{"Redis password without URL", []string{"SVC_DSS_REDIS_PASSWORD=hunter2"},
+			`config: svc.dss.redis.password (env SVC_DSS_REDIS_PASSWORD) = "******": set, but svc.dss.redis.url is empty: no Redis is used`},
+		{"Redis CA file without TLS", []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
+			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

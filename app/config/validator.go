@@ -32,6 +32,7 @@ type Validator struct {
 	Egress        Egress
 	ControlDB     ControlDB
 	Session       Session
+	Redis         Redis
 	Metrics       Metrics
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
@@ -125,7 +126,7 @@ func root(c *Validator) string { return c.ResourceRoot }
 // validatorKeys lists every setting of the validation service. Order
 // matters in one place: the resource root comes first because the
 // classpath locations after it resolve against it.
-var validatorKeys = []binding[Validator]{
+var validatorKeys = append([]binding[Validator]{
 	{Key{"svc.dss.resource-root", "SVC_DSS_RESOURCE_ROOT", "", "directory that classpath: locations resolve against; empty: the working directory"},
 		setString(func(c *Validator) *string { return &c.ResourceRoot })},
 	{Key{"server.port", "SVC_DSS_VALIDATOR_PORT", "8090", "HTTP port (0: any free port)"},
@@ -196,7 +197,7 @@ var validatorKeys = []binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.IdleTimeout })},
 	{Key{"svc.dss.validator.session.absolute-timeout", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT8H", "browser UI: a session ends this long after its login, however busy; at least the idle timeout"},
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
-	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed)"},
+	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed); with svc.dss.redis.url, Redis's maxmemory bounds them instead"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
@@ -208,7 +209,7 @@ var validatorKeys = []binding[Validator]{
 		setString(func(c *Validator) *string { return &c.ControlDB.Schema })},
 	{Key{"svc.dss.control-db.maximum-pool-size", "SVC_DSS_CONTROL_DB_POOL", "4", "connection pool size"},
 		setPositive(func(c *Validator) *int { return &c.ControlDB.MaximumPoolSize })},
-}
+}, redisKeys(func(c *Validator) *Redis { return &c.Redis }, root, "the browser UI's sessions (each with its last validation's reports)")...)
 
 // ValidatorKeys returns the validation service's settings, in the order
 // the configuration reference lists them.
@@ -256,6 +257,9 @@ func (c *Validator) Validate() error {
 	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
 		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
 			fmt.Errorf("larger than fw.servlet.multipart.max-request-size (%d bytes)", c.Multipart.MaxRequestSize)))
+	}
+	if err := validateRedis(validatorKeys, c.Redis); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
