@@ -17,10 +17,11 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/fixtures/redistest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) { redistest.Main(m, pgtest.Shutdown) }
 
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {
