@@ -2,6 +2,7 @@ package validator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -9,10 +10,12 @@ import (
 
 	"github.com/go-co-op/gocron/v2"
 	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
+	"github.com/svc-dss/dss/adapters/redisconn"
 	"github.com/svc-dss/dss/adapters/session"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/control"
@@ -33,6 +36,9 @@ type Validator struct {
 	// sessions and login serve the browser UI (ui.go, login.go).
 	sessions ports.SessionStore
 	login    login
+	// redis holds the sessions when the replicas share them; nil keeps
+	// them in the process.
+	redis *redis.Client
 	// metrics are served on GET /actuator/prometheus (metrics.go).
 	metrics *metrics.Validator
 }
@@ -105,8 +111,10 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 		return nil, err
 	}
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
-		sessions: session.New(cfg.Session.MaxSessions, clock),
-		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+		login: newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+	}
+	if v.sessions, err = v.sessionStore(); err != nil {
+		return nil, errors.Join(err, v.Close())
 	}
 	// The list gauges read v.validation at each scrape, once it is set.
 	v.metrics = metrics.NewValidator(v.listMetrics)
@@ -115,6 +123,24 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	return v, nil
+}
+
+// sessionStore is where the browser UI's sessions are kept: in Redis,
+// shared by the replicas, when svc.dss.redis.url is set
+// (docs/decisions/0040); else in the process, which is right for one
+// instance only.
+func (v *Validator) sessionStore() (ports.SessionStore, error) {
+	r := v.cfg.Redis
+	if r.URL == "" {
+		return session.New(v.cfg.Session.MaxSessions, v.clock), nil
+	}
+	c, err := redisconn.Open(redisconn.Options{URL: r.URL, Password: r.Password, CAFile: r.CAFile.Path})
+	if err != nil {
+		return nil, fmt.Errorf("app: svc.dss.redis: %w", err)
+	}
+	v.redis = c
+	v.logger.Info("browser UI sessions are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
+	return session.NewRedis(c, r.KeyPrefix+"validator:", 0, v.clock), nil
 }
 
 // Start schedules the daily refresh of the trusted lists (New loaded
@@ -195,8 +221,12 @@ func (v *Validator) Close() error {
 	if v.scheduler != nil {
 		_ = v.scheduler.Shutdown()
 	}
+	var errs []error
 	if v.db != nil {
-		return v.db.Close()
+		errs = append(errs, v.db.Close())
 	}
-	return nil
+	if v.redis != nil {
+		errs = append(errs, v.redis.Close())
+	}
+	return errors.Join(errs...)
 }
