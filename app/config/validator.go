@@ -16,7 +16,10 @@ type Validator struct {
 	TLCacheDir string
 	// RefreshCron is a six-field cron expression, seconds first.
 	RefreshCron string
-	PermitAll   bool
+	// RefreshJitter bounds the random wait of each replica before a
+	// refresh (docs/decisions/0040); zero means none.
+	RefreshJitter time.Duration
+	PermitAll     bool
 	// MaxRequestBytes caps request bodies under /api/. Zero or less falls
 	// back to the default, as the signer's cap does.
 	MaxRequestBytes int64
@@ -137,6 +140,8 @@ var validatorKeys = append([]binding[Validator]{
 		setString(func(c *Validator) *string { return &c.TLCacheDir })},
 	{Key{"svc.dss.validator.refresh-cron", "SVC_DSS_VALIDATOR_REFRESH_CRON", "0 0 3 * * *", "daily online refresh schedule (six fields, seconds first)"},
 		setCron(func(c *Validator) *string { return &c.RefreshCron })},
+	{Key{"svc.dss.validator.refresh-jitter", "SVC_DSS_VALIDATOR_REFRESH_JITTER", "PT10M", "each refresh (scheduled or catch-up) first waits a random time up to this long, so that replicas do not fetch the lists in the same second (ISO-8601 duration, shorter than a day); PT0S: none"},
+		setDuration(func(c *Validator) *time.Duration { return &c.RefreshJitter })},
 	{Key{"svc.dss.validator.security.permit-all", "SVC_DSS_VALIDATOR_PERMIT_ALL", "false", "development only: no authentication, no licensing"},
 		setBool(func(c *Validator) *bool { return &c.PermitAll })},
 	{Key{"svc.dss.validator.metrics.token", "SVC_DSS_VALIDATOR_METRICS_TOKEN", "", "bearer token of GET /actuator/prometheus (at least 32 visible ASCII characters); empty: every scrape refused, unless permit-all (development)"},
@@ -245,6 +250,10 @@ func (c *Validator) Validate() error {
 	if c.Trust.FailAfter <= c.Trust.WarnAfter {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.trust.fail-after", FormatDuration(c.Trust.FailAfter),
 			fmt.Errorf("must be longer than svc.dss.validator.trust.warn-after (%s)", FormatDuration(c.Trust.WarnAfter))))
+	}
+	if c.RefreshJitter >= 24*time.Hour {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.refresh-jitter", FormatDuration(c.RefreshJitter),
+			fmt.Errorf("must be shorter than a day (P1D): the lists are refreshed daily")))
 	}
 	if c.Egress.ProxyHost != "" && c.Egress.ProxyPort == 0 {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.egress.proxy-port", "0",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"time"
 
@@ -41,6 +42,8 @@ type Validator struct {
 	redis *redis.Client
 	// metrics are served on GET /actuator/prometheus (metrics.go).
 	metrics *metrics.Validator
+	// jitter draws the wait before a refresh (WithJitter).
+	jitter func(max time.Duration) time.Duration
 }
 
 // An Option changes how New wires the service.
@@ -48,7 +51,16 @@ type Option func(*options)
 
 type options struct {
 	lookupEnv  func(string) (string, bool)
+	jitter     func(max time.Duration) time.Duration
 	validation []validation.Option
+}
+
+// WithJitter draws the random wait before each refresh with jitter,
+// which must return a duration from 0 up to, not including, max (max is
+// svc.dss.validator.refresh-jitter, never zero): for tests that pin it.
+// The default draws uniformly with math/rand/v2.
+func WithJitter(jitter func(max time.Duration) time.Duration) Option {
+	return func(o *options) { o.jitter = jitter }
 }
 
 // WithFormats reads the formats of reg instead of those of
@@ -81,7 +93,7 @@ func WithLookupEnv(lookup func(string) (string, bool)) Option {
 // assets) and never fails for trust configuration: a missing keystore is
 // a warning and a banner, not a refusal (§1).
 func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Validator, error) {
-	o := options{lookupEnv: os.LookupEnv}
+	o := options{lookupEnv: os.LookupEnv, jitter: rand.N[time.Duration]}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -111,7 +123,8 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 		return nil, err
 	}
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
-		login: newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+		jitter: o.jitter,
 	}
 	if v.sessions, err = v.sessionStore(); err != nil {
 		return nil, errors.Join(err, v.Close())
@@ -146,15 +159,22 @@ func (v *Validator) sessionStore() (ports.SessionStore, error) {
 // Start schedules the daily refresh of the trusted lists (New loaded
 // them from the cache) and, when the cached lists are behind, one
 // catch-up refresh after the configured delay.
+//
+// Each refresh first waits a random time below
+// svc.dss.validator.refresh-jitter: replicas run the same cron
+// expression, and without it they would all fetch the lists from their
+// publishers in the same second (docs/decisions/0040). Each replica keeps
+// its own cache and trust store, so for that while their trust-status
+// may differ.
 func (v *Validator) Start(ctx context.Context) error {
 	s, err := gocron.NewScheduler(gocron.WithLocation(time.UTC))
 	if err != nil {
 		return fmt.Errorf("app: scheduler: %w", err)
 	}
-	refresh := gocron.NewTask(func(ctx context.Context) { v.validation.Refresh(ctx) })
+	refresh := gocron.NewTask(v.refreshAfterJitter)
 	// Reschedule: a refresh still running when the next is due is not
 	// doubled; the next one waits for its own time.
-	daily, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
+	job, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
 	if err != nil {
 		return fmt.Errorf("app: schedule %q: %w", v.cfg.RefreshCron, err)
 	}
@@ -171,10 +191,31 @@ func (v *Validator) Start(ctx context.Context) error {
 	}
 	s.Start()
 	v.scheduler = s
-	if next, err := daily.NextRun(); err == nil {
-		v.logger.Info("trusted-list refresh scheduled", slog.String("cron", v.cfg.RefreshCron), slog.Time("next", next))
+	if next, err := job.NextRun(); err == nil {
+		v.logger.Info("trusted-list refresh scheduled", slog.String("cron", v.cfg.RefreshCron), slog.Time("next", next),
+			slog.Duration("jitter_max", v.cfg.RefreshJitter))
 	}
 	return nil
+}
+
+// refreshAfterJitter waits a random time below
+// svc.dss.validator.refresh-jitter, then refreshes the lists. The wait
+// is inside the task, since gocron runs a cron job on the expression's
+// second, without a jitter of its own; the job's context ends it when
+// the scheduler shuts down.
+func (v *Validator) refreshAfterJitter(ctx context.Context) {
+	if v.cfg.RefreshJitter > 0 {
+		wait := v.jitter(v.cfg.RefreshJitter)
+		v.logger.InfoContext(ctx, "trusted-list refresh due: waiting this replica's jitter", slog.Duration("wait", wait))
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+	v.validation.Refresh(ctx)
 }
 
 // behind reports whether some list was never confirmed online, or not
