@@ -161,7 +161,7 @@ func stringValue(v any) string {
 
 // redact keeps secrets out of error messages and logs.
 func redact(key, v string) string {
-	if (strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token")) && v != "" {
+	if (strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token") || strings.HasSuffix(key, "-key")) && v != "" {
 		return "******"
 	}
 	u, err := url.Parse(strings.TrimPrefix(v, "jdbc:"))

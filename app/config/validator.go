@@ -119,6 +119,9 @@ type Session struct {
 	// MaxSessions bounds the signed-in sessions held in memory (a login
 	// in progress is held by the browser, not here).
 	MaxSessions int
+	// LoginKey, when set, is the secret every replica derives the key
+	// sealing logins in progress from; empty, each process has its own.
+	LoginKey string
 }
 
 // DefaultValidatorMaxRequestBytes is the spec's default API upload cap (40 MiB).
@@ -204,6 +207,8 @@ var validatorKeys = append([]binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
 	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed); with svc.dss.redis.url, Redis's maxmemory bounds them instead"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
+	{Key{"svc.dss.validator.session.login-key", "SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY", "", "browser UI: secret (at least 32 visible ASCII characters) the replicas derive the key sealing logins in progress from, so that a sign-in started on one completes on another; empty: a random key per process (one instance, or sticky sessions); never logged"},
+		setSecret(func(c *Validator) *string { return &c.Session.LoginKey })},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
 	{Key{"svc.dss.control-db.username", "SVC_DSS_CONTROL_DB_USERNAME", "", "user (read-only recommended)"},

@@ -123,7 +123,7 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 		return nil, err
 	}
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
-		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv, cfg.Session.LoginKey),
 		jitter: o.jitter,
 	}
 	if v.sessions, err = v.sessionStore(); err != nil {
@@ -153,6 +153,9 @@ func (v *Validator) sessionStore() (ports.SessionStore, error) {
 	}
 	v.redis = c
 	v.logger.Info("browser UI sessions are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
+	if v.cfg.Session.LoginKey == "" && !v.cfg.PermitAll {
+		v.logger.Warn("no login key is configured (svc.dss.validator.session.login-key): a sign-in completes only on the replica that started it; set the same key on every replica, or make the balancer's sessions sticky")
+	}
 	return session.NewRedis(c, r.KeyPrefix+"validator:", 0, v.clock), nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/fixtures/redistest"
 )
 
@@ -31,7 +32,7 @@ func TestUISessionSharedByReplicas(t *testing.T) {
 	is := is.New(t)
 	r := redistest.New(t)
 	first := newUIWorld(t, uiOptions{env: redisEnv(r.URL, r.Prefix)})
-	second := newUIWorld(t, uiOptions{env: redisEnv(r.URL, r.Prefix)})
+	second := newUIWorld(t, uiOptions{env: append(redisEnv(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
 	b := first.browser(t)
 	is.Equal(b.login(tenantA, alice).status, 200)
 	sid := b.cookie()
@@ -57,6 +58,54 @@ func TestUISessionSharedByReplicas(t *testing.T) {
 	b.jar.SetCookies(u, []*http.Cookie{{Name: plainCookieName, Value: sid, Path: "/"}})
 	res = b.get(first.url + "/validate?tenantId=" + tenantA)
 	is.True(strings.HasPrefix(res.url.String(), first.op.Issuer)) // and so on the first: to the provider again
+}
+
+// A sign-in started on one replica may come back from the provider to
+// another: it completes there when both have the same login key, and is
+// refused as no sign-in in progress when they have none (each process
+// then seals with a key of its own).
+func TestUILoginAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	const key = "0123456789abcdef0123456789abcdef"
+	tests := []struct {
+		name   string
+		env    []string
+		status int
+		title  string
+	}{
+		{"same login key: completes on the other", []string{"SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY=" + key}, 200, "Validate a signed document"},
+		{"no login key: refused on the other", nil, 401, "401 · Unauthorized"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			r := redistest.New(t)
+			env := append(redisEnv(r.URL, r.Prefix), tt.env...)
+			first := newUIWorld(t, uiOptions{env: env})
+			// Behind one balancer, both have its address as base URL.
+			second := newUIWorld(t, uiOptions{env: append(env, "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
+			if tt.env == nil {
+				is.True(strings.Contains(first.logs.String(), `"msg":"no login key is configured (svc.dss.validator.session.login-key): a sign-in completes only on the replica that started it`))
+			}
+			b := first.browser(t)
+			// The balancer sends the provider's callback to the second.
+			b.c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+				if req.URL.Path == validator.LoginCallbackPath {
+					req.URL.Host = strings.TrimPrefix(second.url, "http://")
+				}
+				return nil
+			}
+			res := b.login(tenantA, alice)
+			is.Equal(res.status, tt.status)
+			is.True(strings.HasPrefix(res.url.String(), second.url+validator.LoginCallbackPath) || strings.HasPrefix(res.url.String(), second.url+"/validate?")) // res.url
+			is.Equal(text(res.body, "page-title"), tt.title)
+			if tt.status == 200 {
+				is.Equal(text(res.body, "account-subject"), "alice")
+				is.True(strings.Contains(second.logs.String(), `"msg":"ui login","tenant":"`+tenantA+`","subject":"alice"`))
+			}
+		})
+	}
 }
 
 // Redis down: the UI answers 502 with a page that says the session store
