@@ -64,7 +64,7 @@ func TestSignSKAReplicasShareUsedTokens(t *testing.T) {
 // closed), and the token may be sent again once Redis is back.
 func TestSignSKARedisDown(t *testing.T) {
 	t.Parallel()
-	own := redistest.StartT(t)
+	own := redistest.StartT(t, redistest.Options{})
 	w := newSignWorld(t, redisEnv(own.URL(), "down:")...)
 	d := digest(crypto.SHA256, "document")
 	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)

@@ -114,7 +114,7 @@ func TestUILoginAcrossReplicas(t *testing.T) {
 func TestUIRedisDown(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	own := redistest.StartT(t)
+	own := redistest.StartT(t, redistest.Options{})
 	w := newUIWorld(t, uiOptions{env: redisEnv(own.URL(), "down:")})
 	b := w.browser(t)
 	is.Equal(b.login(tenantA, alice).status, 200)
