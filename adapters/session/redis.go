@@ -114,7 +114,8 @@ func (st *Redis) Get(ctx context.Context, id string) (ports.Session, error) {
 }
 
 // Update applies fn to the session and stores the result, atomically with
-// respect to other updates of the session on any replica. An update that
+// respect to other updates of the session on any replica: when another
+// update came first, fn runs again on the session it stored. An update that
 // moves Expires to the past ends the session. Reports larger than the
 // bound are not kept: the session is stored without any (never with the
 // previous document's) and the error wraps ErrReportsTooLarge.
