@@ -198,3 +198,24 @@ func TestRefreshJitter(t *testing.T) {
 		})
 	}
 }
+
+// A refresh waiting its jitter ends with the scheduler: Close does not
+// wait out the jitter.
+func TestRefreshJitterEndsWithClose(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	e := newEnv(t)
+	hour := validator.WithJitter(func(time.Duration) time.Duration { return time.Hour })
+	v, logs := e.validatorWith(t, []validator.Option{hour}, "SVC_DSS_VALIDATOR_REFRESH_CRON=* * * * * *",
+		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP=false", "SVC_DSS_VALIDATOR_REFRESH_JITTER=PT2H")
+	is.NoErr(v.Start(context.Background()))
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(logs.String(), "waiting this replica's jitter") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	is.True(strings.Contains(logs.String(), `"wait":3600000000000`)) // waiting
+	began := time.Now()
+	is.NoErr(v.Close())
+	is.True(time.Since(began) < 5*time.Second)                  // the wait ended
+	is.True(!v.Validation().TrustStatus(e.clock.Now()).Current) // and no refresh ran
+}
