@@ -150,6 +150,7 @@ func (s *Signer) replayStore() (ports.ReplayStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: svc.dss.redis: %w", err)
 	}
+	redisconn.LogTo(s.logger)
 	s.redis = c
 	s.logger.Info("used sign-ska token IDs are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
 	return replay.NewRedis(c, r.KeyPrefix+"signer:", s.clock), nil

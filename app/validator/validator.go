@@ -151,6 +151,7 @@ func (v *Validator) sessionStore() (ports.SessionStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: svc.dss.redis: %w", err)
 	}
+	redisconn.LogTo(v.logger)
 	v.redis = c
 	v.logger.Info("browser UI sessions are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
 	if v.cfg.Session.LoginKey == "" && !v.cfg.PermitAll {
