@@ -18,4 +18,9 @@
 // The password may come in the URL (redis://:secret@host:6379/0) or
 // separately ([Options.Password], which wins). Neither appears in an
 // error of this package: a URL is shown with its password replaced.
+//
+// # Logging
+//
+// The library logs a few lines of its own (a pool that cannot dial);
+// [LogTo] sends them to the program's logger.
 package redisconn
