@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"net/url"
@@ -10,10 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/redistest"
 )
 
@@ -58,6 +62,35 @@ func TestUISessionSharedByReplicas(t *testing.T) {
 	b.jar.SetCookies(u, []*http.Cookie{{Name: plainCookieName, Value: sid, Path: "/"}})
 	res = b.get(first.url + "/validate?tenantId=" + tenantA)
 	is.True(strings.HasPrefix(res.url.String(), first.op.Issuer)) // and so on the first: to the provider again
+}
+
+// The last validation's reports live beside the session: a document
+// validated on one replica is downloaded from another.
+func TestUIReportsAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	r := redistest.New(t)
+	srv, first := signedUIWorld(t, redisEnv(r.URL, r.Prefix)...)
+	second := newUIWorld(t, uiOptions{env: append(redisEnv(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
+	b := first.browser(t)
+	csrf := csrfOf(t, b.login(tenantA, alice).body)
+	doc, err := cades.Sign([]byte("text"), cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: cades.B, SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second)})
+	is.NoErr(err)
+	is.Equal(b.upload(csrf, part{"file", "letter.p7m", doc}).status, 200)
+
+	digest := sha256.Sum256(doc)
+	for _, k := range []struct{ path, root, file string }{
+		{pathDetailed, "DetailedReport", "letter-detailed-report.xml"},
+		{pathETSI, "ValidationReport", "letter-etsi-validation-report.xml"},
+	} {
+		res := b.get(second.url + k.path)
+		is.Equal(res.status, 200) // k.path
+		is.Equal(dispositionName(t, res.header.Get("Content-Disposition")), k.file)
+		is.Equal(rootOf(t, res.body), k.root)
+		if k.root == "DetailedReport" {
+			is.True(strings.Contains(res.body, `SHA256="`+hex.EncodeToString(digest[:])+`"`))
+		}
+	}
 }
 
 // A sign-in started on one replica may come back from the provider to
