@@ -32,6 +32,7 @@ type Validator struct {
 	Egress        Egress
 	ControlDB     ControlDB
 	Session       Session
+	ReportSeal    ReportSeal
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -116,6 +117,22 @@ type Session struct {
 	MaxSessions int
 }
 
+// ReportSeal is the key the validator seals its PDF reports and
+// Signature Validation Tokens with (docs/decisions/0037). Without a
+// PKCS12File the reports are unsealed and say so, and no token is
+// issued.
+type ReportSeal struct {
+	// PKCS12File holds the seal's private key and certificate chain.
+	PKCS12File     Location
+	PKCS12Password string
+	// TSAURL is an RFC 3161 time-stamping unit; set, the PDF reports are
+	// PAdES-T rather than PAdES-B.
+	TSAURL string
+}
+
+// Configured reports whether a seal key is configured.
+func (r ReportSeal) Configured() bool { return r.PKCS12File.Raw != "" }
+
 // DefaultValidatorMaxRequestBytes is the spec's default API upload cap (40 MiB).
 const DefaultValidatorMaxRequestBytes = 41943040
 
@@ -195,6 +212,12 @@ var validatorKeys = []binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
 	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed)"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
+	{Key{"svc.dss.validator.report-seal.pkcs12-file", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE", "", "PKCS#12 file (classpath:, file: or path) of the key and chain that seal the PDF reports (PAdES) and Signature Validation Tokens; empty: reports are unsealed and say so, no tokens"},
+		setOptionalLocation(func(c *Validator) *Location { return &c.ReportSeal.PKCS12File }, root)},
+	{Key{"svc.dss.validator.report-seal.pkcs12-password", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD", "", "password of the seal's PKCS#12 file"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS12Password })},
+	{Key{"svc.dss.validator.report-seal.tsa-url", "SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL", "", "RFC 3161 time-stamping unit of the seal: sealed reports are PAdES-T; empty: PAdES-B"},
+		setURL(func(c *Validator) *string { return &c.ReportSeal.TSAURL }, true)},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
 	{Key{"svc.dss.control-db.username", "SVC_DSS_CONTROL_DB_USERNAME", "", "user (read-only recommended)"},
@@ -249,6 +272,14 @@ func (c *Validator) Validate() error {
 	if c.Session.AbsoluteTimeout < c.Session.IdleTimeout {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.session.absolute-timeout", FormatDuration(c.Session.AbsoluteTimeout),
 			fmt.Errorf("must be at least svc.dss.validator.session.idle-timeout (%s)", FormatDuration(c.Session.IdleTimeout))))
+	}
+	if !c.ReportSeal.Configured() && c.ReportSeal.TSAURL != "" {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.tsa-url", c.ReportSeal.TSAURL,
+			errors.New("a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file")))
+	}
+	if !c.ReportSeal.Configured() && c.ReportSeal.PKCS12Password != "" {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.pkcs12-password", "(hidden)",
+			errors.New("a password without its file: set svc.dss.validator.report-seal.pkcs12-file")))
 	}
 	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
 		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
