@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // ErrNoSession is wrapped by a SessionStore's error for a session it does
@@ -44,6 +46,13 @@ type Reports struct {
 	// ETSI is the TS 119 102-2 report; nil for a document without
 	// signatures, which that report cannot describe.
 	ETSI []byte
+	// Summary is the verdict, which the PDF report is rendered (and
+	// sealed) from when it is downloaded: a few kilobytes, where the
+	// rendered report with its fonts is tens.
+	Summary verdict.ValidationSummary
+	// Token is the Signature Validation Token (RFC 9321), signed when the
+	// document was validated; nil without a report seal or a signature.
+	Token []byte
 }
 
 // A SessionStore keeps sessions until they expire. Implementations must be

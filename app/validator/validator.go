@@ -32,6 +32,8 @@ type Validator struct {
 	// sessions and login serve the browser UI (ui.go, login.go).
 	sessions ports.SessionStore
 	login    login
+	// seal signs the PDF reports and tokens; nil when none is configured.
+	seal ports.ReportSeal
 }
 
 // An Option changes how New wires the service.
@@ -86,6 +88,12 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if cfg.PermitAll {
 		logger.Warn("svc.dss.validator.security.permit-all is true: tenant authentication and licensing are bypassed, on the API and in the browser UI (no login, the development tenant); development only")
 	}
+	// The seal first: a key that cannot be read is the operator's to fix
+	// before anything starts.
+	rs, err := openSeal(cfg, clock)
+	if err != nil {
+		return nil, err
+	}
 	db, err := control.Open(cfg.ControlDB)
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
@@ -102,10 +110,13 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
+	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
-	}, nil
+		seal:     rs,
+	}
+	v.logSeal()
+	return v, nil
 }
 
 // Start schedules the daily refresh of the trusted lists (New loaded
