@@ -2,6 +2,8 @@ package validator
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/svc-dss/dss/adapters/egress"
+	"github.com/svc-dss/dss/adapters/hsm"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/reportpdf"
 	"github.com/svc-dss/dss/adapters/seal"
@@ -29,14 +32,14 @@ var ErrNoSeal = errors.New("app: no report seal is configured (svc.dss.validator
 const tsaTimeout = 30 * time.Second
 
 // openSeal returns the seal cfg configures, nil when it configures none.
-func openSeal(cfg config.Validator, clock func() time.Time) (ports.ReportSeal, error) {
+func openSeal(ctx context.Context, cfg config.Validator, clock func() time.Time) (ports.ReportSeal, error) {
 	rs := cfg.ReportSeal
 	if !rs.Configured() {
 		return nil, nil
 	}
-	key, chain, err := keystore.ReadKey(rs.PKCS12File.Path, rs.PKCS12Password)
+	key, chain, where, err := sealKey(ctx, rs)
 	if err != nil {
-		return nil, fmt.Errorf("app: svc.dss.validator.report-seal.pkcs12-file (%s): %w", rs.PKCS12File.Raw, err)
+		return nil, err
 	}
 	var tsa seal.Timestamper
 	if rs.TSAURL != "" {
@@ -48,9 +51,33 @@ func openSeal(cfg config.Validator, clock func() time.Time) (ports.ReportSeal, e
 	}
 	s, err := seal.New(key, chain, tsa, clock)
 	if err != nil {
-		return nil, fmt.Errorf("app: svc.dss.validator.report-seal.pkcs12-file (%s): %w", rs.PKCS12File.Raw, err)
+		return nil, fmt.Errorf("app: %s: %w", where, err)
 	}
 	return s, nil
+}
+
+// sealKey returns the seal's key and chain, and names the setting they
+// come from for errors.
+func sealKey(ctx context.Context, rs config.ReportSeal) (crypto.Signer, []*x509.Certificate, string, error) {
+	if rs.PKCS12File.Raw != "" {
+		where := "svc.dss.validator.report-seal.pkcs12-file (" + rs.PKCS12File.Raw + ")"
+		key, chain, err := keystore.ReadKey(rs.PKCS12File.Path, rs.PKCS12Password)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("app: %s: %w", where, err)
+		}
+		return key, chain, where, nil
+	}
+	chain, err := keystore.ReadCertificateFile(rs.Certificate.Path)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("app: svc.dss.validator.report-seal.certificate (%s): %w", rs.Certificate.Raw, err)
+	}
+	where := fmt.Sprintf("svc.dss.validator.report-seal.pkcs11-key-label (%s in token %s)", rs.PKCS11KeyLabel, rs.PKCS11Token)
+	p := ports.Partition{Tenant: "report-seal", Module: rs.PKCS11Module, TokenLabel: rs.PKCS11Token, PIN: rs.PKCS11PIN}
+	key, err := hsm.New(hsm.Options{}).Signer(ctx, p, ports.KeyRef{Label: rs.PKCS11KeyLabel})
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("app: %s: %w", where, err)
+	}
+	return key, chain, where, nil
 }
 
 // Sealed reports whether a report seal is configured.

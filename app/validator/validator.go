@@ -90,7 +90,7 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	}
 	// The seal first: a key that cannot be read is the operator's to fix
 	// before anything starts.
-	rs, err := openSeal(cfg, clock)
+	rs, err := openSeal(ctx, cfg, clock)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -28,6 +32,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/softhsm"
 )
 
 // sealEnv writes id as the report seal's PKCS#12 file and returns the
@@ -259,8 +264,8 @@ func verifyToken(t *testing.T, token []byte, seal *pki.Identity) svt.Claims {
 }
 
 // The seal's configuration is checked at start-up: a wrong password or
-// a file that is not there stops the service with a message that names
-// the setting.
+// a file that is not there (the PKCS#12 file, a PKCS#11 key's
+// certificate) stops the service with a message that names the setting.
 func TestReportSealMisconfigured(t *testing.T) {
 	t.Parallel()
 	p, err := pki.New("http://127.0.0.1:9")
@@ -279,6 +284,10 @@ func TestReportSealMisconfigured(t *testing.T) {
 			"app: svc.dss.validator.report-seal.pkcs12-file (" + file + "): keystore: " + file + ": the password is wrong"},
 		{"missing file", []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=" + missing},
 			"app: svc.dss.validator.report-seal.pkcs12-file (" + missing + "): keystore: stat " + missing + ": no such file or directory"},
+		{"PKCS#11 seal without its certificate file", []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE=/usr/lib/softhsm/libsofthsm2.so",
+			"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN=seal", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=seal",
+			"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE=" + missing},
+			"app: svc.dss.validator.report-seal.certificate (" + missing + "): keystore: stat " + missing + ": no such file or directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -413,4 +422,81 @@ func TestDevelopmentModeSealsReports(t *testing.T) {
 	out, err := exec.Command("pdfsig", "-nocert", path).CombinedOutput()
 	is.NoErr(err)                                                                       // pdfsig exits 0
 	is.True(strings.Contains(string(out), "Signature Validation: Signature is Valid.")) // pdfsig
+}
+
+// A seal key in a PKCS#11 token (SoftHSM2) seals the report as a key in
+// a PKCS#12 file does: our validator passes the report, pdfsig finds it
+// valid, and the token signs the Signature Validation Token too.
+func TestValidateAPIReportPKCS11Seal(t *testing.T) {
+	t.Parallel()
+	srv := pki.Start(t)
+	tok := softhsm.New(t)
+	kp, err := tok.GenerateECKey("report-seal", []byte{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := tok.PublicKey(kp.Public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The token's key certified by the fixture's issuing CA, with its
+	// CRL, as an operator's seal certificate would be.
+	ca := srv.PKI.Intermediate
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(0x5ea1), Subject: pkix.Name{CommonName: "Validator Seal in a Token", Organization: []string{"SVC DSS Test"}, Country: []string{"CH"}},
+		NotBefore: time.Now().Add(-24 * time.Hour), NotAfter: time.Now().Add(365 * 24 * time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageContentCommitment, CRLDistributionPoints: []string{srv.PKI.CRLURL(ca)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.Certificate, pub, ca.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chain bytes.Buffer
+	for _, c := range append([][]byte{der}, ders(ca.Chain())...) {
+		pem.Encode(&chain, &pem.Block{Type: "CERTIFICATE", Bytes: c})
+	}
+	certFile := filepath.Join(t.TempDir(), "seal.pem")
+	if err := os.WriteFile(certFile, chain.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, s := signedWorld(t,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE="+tok.ModulePath(), "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN="+tok.Label(),
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_PIN="+tok.UserPIN(), "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=report-seal",
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE="+certFile)
+	is := is.New(t)
+	doc := signedContract(t, srv)
+	res, report := postAs(t, s.URL, "contract.p7m", doc, "application/pdf")
+	is.Equal(res.StatusCode, 200)
+	is.True(strings.Contains(pdfText(t, report), "This report is sealed by CN=Validator Seal in a Token,O=SVC DSS Test,C=CH"))
+
+	res, body := postAs(t, s.URL, "report.pdf", report, "")
+	is.Equal(res.StatusCode, 200)
+	var v verdict.ValidationSummary
+	is.NoErr(json.Unmarshal(body, &v))
+	is.Equal(len(v.Signatures), 1)
+	is.Equal(v.Signatures[0].SignatureFormat, "PAdES_BASELINE_B")
+	is.Equal(v.Signatures[0].Indication, verdict.TotalPassed) // v.Signatures[0]
+
+	if _, err := exec.LookPath("pdfsig"); err == nil {
+		path := filepath.Join(t.TempDir(), "report.pdf")
+		is.NoErr(os.WriteFile(path, report, 0o600))
+		out, err := exec.Command("pdfsig", "-nocert", path).CombinedOutput()
+		is.NoErr(err)
+		is.True(strings.Contains(string(out), "Signature Validation: Signature is Valid."))
+	}
+
+	res, token := postAs(t, s.URL, "contract.p7m", doc, "application/jwt")
+	is.Equal(res.StatusCode, 200)
+	jws, err := jose.ParseSigned(string(token), []jose.SignatureAlgorithm{jose.ES256})
+	is.NoErr(err)
+	_, err = jws.Verify(pub)
+	is.NoErr(err) // the token's key signed it
+}
+
+func ders(certs []*x509.Certificate) [][]byte {
+	out := make([][]byte, len(certs))
+	for i, c := range certs {
+		out[i] = c.Raw
+	}
+	return out
 }
