@@ -120,10 +120,10 @@ type Signature struct {
 	// Value is the check of the signature value.
 	Value Check
 	// ValueSHA256 and SignedBytesSHA256 are the SHA-256 of the signature
-	// value and of the bytes it signs (CMS signed attributes, JWS signing
-	// input, canonical SignedInfo): how a Signature Validation Token
-	// names the signature (RFC 9321, sig_ref). Nil when the reader does
-	// not give them.
+	// value and of the bytes it signs (CMS signed attributes, an attached
+	// JWS's signing input): how a Signature Validation Token names the
+	// signature (RFC 9321, sig_ref). Nil when the reader does not give
+	// them (XAdES gives the value's alone).
 	ValueSHA256, SignedBytesSHA256 []byte
 
 	// SigningCertificate is the certificate whose key verified the

@@ -12,7 +12,8 @@
 //     for CAdES and anything else, which RFC 9321 has no profile for.
 //   - sig_ref: id is the verdict's signatureId; sig_hash and sb_hash the
 //     SHA-256 of the signature value and of the bytes it signs, where the
-//     reader gives them (CMS-based signatures today), omitted otherwise.
+//     reader gives them (both for CMS-based signatures and attached JWS,
+//     sig_hash alone for XAdES and detached JWS), omitted otherwise.
 //   - sig_data_ref: each data object the signature covers with its
 //     SHA-256 digest as the signature states it; objects digested with
 //     another algorithm are left out, since every hash of the token is

@@ -2,6 +2,7 @@ package jades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -41,6 +42,13 @@ func (rd *reading) signature(j jws) (ades.Signature, error) {
 	sigValue, err := decodeB64URL("signature", j.signature)
 	if err != nil {
 		return sig, err
+	}
+	// How a Signature Validation Token names the signature (ades.Signature).
+	valueSum := sha256.Sum256(sigValue)
+	sig.ValueSHA256 = valueSum[:]
+	if j.attached {
+		input := sha256.Sum256([]byte(j.protected + "." + string(j.payload)))
+		sig.SignedBytesSHA256 = input[:]
 	}
 	comps, problems, err := readComponents(j.header)
 	if err != nil {

@@ -2,8 +2,11 @@ package xades
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/beevik/etree"
 
@@ -29,6 +32,11 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 	}
 	value := dsChild(el, "SignatureValue")
 	sig := ades.Signature{ID: rd.id(value), Format: ades.XAdES}
+	if v, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text(value)), "")); err == nil {
+		// How a Signature Validation Token names the signature.
+		sum := sha256.Sum256(v)
+		sig.ValueSHA256 = sum[:]
+	}
 	q := findQualifying(el)
 	sig.Problems = append(sig.Problems, q.problems...)
 
