@@ -253,13 +253,19 @@ func newWriter(l labels) (*writer, error) {
 		family string
 		ttf    []byte
 	}{{regular, goregular.TTF}, {bold, gobold.TTF}, {mono, gomono.TTF}} {
-		if err := w.pdf.AddTTFFontData(f.family, f.ttf); err != nil {
+		if err := w.pdf.AddTTFFontDataWithOption(f.family, f.ttf, gopdf.TtfOption{OnGlyphNotFoundSubstitute: missingGlyph}); err != nil {
 			return nil, fmt.Errorf("reportpdf: font %s: %w", f.family, err)
 		}
 	}
 	w.newPage()
 	return w, nil
 }
+
+// missingGlyph stands for a character the Go fonts do not have (CJK,
+// emoji): a visible '?' rather than gopdf's silent space, so that a
+// reader sees that the name shown is not the whole name; the SHA-256
+// identifies the document.
+func missingGlyph(rune) rune { return '?' }
 
 // newPage starts a page with its footer.
 func (w *writer) newPage() {

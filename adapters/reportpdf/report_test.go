@@ -120,3 +120,20 @@ func TestRenderPages(t *testing.T) {
 	is.True(strings.Contains(got, "page 3")) // pages are numbered
 	is.True(strings.Contains(got, "Signature 22 of 22"))
 }
+
+// TestRenderScripts: Greek and Cyrillic render as written; characters
+// the Go fonts lack show as '?', never silently as nothing.
+func TestRenderScripts(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"Ελληνικά Русский.pdf", "Ελληνικά Русский.pdf"},
+		{"契約書.pdf", "???.pdf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			pdf, err := reportpdf.Render(summary(tt.name), reportpdf.Options{})
+			is.NoErr(err)
+			is.True(strings.Contains(text(t, pdf), tt.want))
+		})
+	}
+}
