@@ -104,6 +104,15 @@ func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary
 	return sealed, nil
 }
 
+// KeptReportPDF is ReportPDF of the verdict a session kept (KeepValidation).
+func (v *Validator) KeptReportPDF(ctx context.Context, last *ports.Reports, lang language.Tag) ([]byte, error) {
+	var sum verdict.ValidationSummary
+	if err := json.Unmarshal(last.Summary, &sum); err != nil {
+		return nil, fmt.Errorf("app: the session's verdict: %w", err)
+	}
+	return v.ReportPDF(ctx, sum, lang)
+}
+
 // Token returns the Signature Validation Token (RFC 9321) of val: a
 // compact JWS by the report seal, issued by the service's base URL. It
 // is ErrNoSeal without a seal and wraps svt.ErrNoSignature for a

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -220,8 +221,11 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 // (the PDF report is rendered from it when downloaded); the validation
 // itself is not kept (ports.Reports).
 func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
-	last := ports.Reports{DocumentName: r.Summary.DocumentName, Summary: r.Summary}
+	last := ports.Reports{DocumentName: r.Summary.DocumentName}
 	var err error
+	if last.Summary, err = json.Marshal(r.Summary); err != nil {
+		return fmt.Errorf("app: verdict: %w", err)
+	}
 	if last.Detailed, err = r.DetailedReport(); err != nil {
 		return fmt.Errorf("app: detailed report: %w", err)
 	}

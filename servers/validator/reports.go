@@ -51,7 +51,7 @@ func (u *ui) downloadPDF(c echo.Context) error {
 	if s.Last == nil {
 		return errNoReport
 	}
-	pdf, err := u.a.ReportPDF(c.Request().Context(), s.Last.Summary, language.English)
+	pdf, err := u.a.KeptReportPDF(c.Request().Context(), s.Last, language.English)
 	if err != nil {
 		return err
 	}
