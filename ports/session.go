@@ -44,6 +44,15 @@ type Reports struct {
 	// ETSI is the TS 119 102-2 report; nil for a document without
 	// signatures, which that report cannot describe.
 	ETSI []byte
+	// Summary is the verdict as POST /api/validate answers it (JSON),
+	// which the PDF report is rendered (and sealed) from when it is
+	// downloaded: a few kilobytes, where the rendered report with its
+	// fonts is tens. JSON rather than the verdict's type keeps the port
+	// free of validation, which the signer links nothing of.
+	Summary []byte
+	// Token is the Signature Validation Token (RFC 9321), signed when the
+	// document was validated; nil without a report seal or a signature.
+	Token []byte
 }
 
 // A SessionStore keeps sessions until they expire. Implementations must be

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -215,16 +216,26 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 }
 
 // KeepValidation makes r the session's last validated document, the one
-// the report downloads serve: both reports are rendered now and kept,
-// the validation itself is not (ports.Reports).
+// the report downloads serve: both XML reports and, with a report seal,
+// the Signature Validation Token are made now and kept with the verdict
+// (the PDF report is rendered from it when downloaded); the validation
+// itself is not kept (ports.Reports).
 func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
 	last := ports.Reports{DocumentName: r.Summary.DocumentName}
 	var err error
+	if last.Summary, err = json.Marshal(r.Summary); err != nil {
+		return fmt.Errorf("app: verdict: %w", err)
+	}
 	if last.Detailed, err = r.DetailedReport(); err != nil {
 		return fmt.Errorf("app: detailed report: %w", err)
 	}
 	if last.ETSI, err = r.ETSIReport(); err != nil && !errors.Is(err, report.ErrNoSignature) {
 		return fmt.Errorf("app: ETSI report: %w", err)
+	}
+	if v.seal != nil && len(r.Summary.Signatures) > 0 {
+		if last.Token, err = v.Token(ctx, r.Validation); err != nil {
+			return err
+		}
 	}
 	_, err = v.sessions.Update(ctx, sid, func(s *ports.Session) error {
 		s.Last = &last

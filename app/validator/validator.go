@@ -35,6 +35,8 @@ type Validator struct {
 	login    login
 	// metrics are served on GET /actuator/prometheus (metrics.go).
 	metrics *metrics.Validator
+	// seal signs the PDF reports and tokens; nil when none is configured.
+	seal ports.ReportSeal
 }
 
 // An Option changes how New wires the service.
@@ -92,6 +94,12 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if !cfg.PermitAll && cfg.Metrics.Token == "" {
 		logger.Info("no metrics token is configured (svc.dss.validator.metrics.token): GET /actuator/prometheus refuses every scrape")
 	}
+	// The seal first: a key that cannot be read is the operator's to fix
+	// before anything starts.
+	rs, err := openSeal(ctx, cfg, clock)
+	if err != nil {
+		return nil, err
+	}
 	db, err := control.Open(cfg.ControlDB)
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
@@ -107,7 +115,9 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
+		seal:     rs,
 	}
+	v.logSeal()
 	// The list gauges read v.validation at each scrape, once it is set.
 	v.metrics = metrics.NewValidator(v.listMetrics)
 	vopts = append(vopts, validation.WithObserver(observer{v.metrics}))

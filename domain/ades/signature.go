@@ -125,6 +125,12 @@ type Signature struct {
 	// Reports identify a signature by its digest (a counter-signature
 	// in its parent's ETSI report); the process does not read it.
 	SignatureValue []byte
+	// SignedBytesSHA256 is the SHA-256 of the bytes the signature value
+	// signs (CMS signed attributes, an attached JWS's signing input): with
+	// the value's own digest, how a Signature Validation Token names the
+	// signature (RFC 9321, sig_ref). Nil when the reader does not give it
+	// (XAdES, a detached JWS).
+	SignedBytesSHA256 []byte
 
 	// SigningCertificate is the certificate whose key verified the
 	// signature value, or the one the signer identifier names; nil when

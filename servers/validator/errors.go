@@ -10,6 +10,7 @@ import (
 
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/domain/svt"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
@@ -97,6 +98,14 @@ func uiProblem(err error) (problem.Problem, bool) {
 		return problem.New(http.StatusNotFound, "no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."), true
 	case errors.Is(err, errNoSignature):
 		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and an ETSI validation report needs at least one. Its detailed report is available."), true
+	case errors.Is(err, errNoSignatureToken):
+		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and a Signature Validation Token states the validation of at least one. Its PDF and detailed reports are available."), true
+	case errors.Is(err, errNoSeal):
+		return problem.New(http.StatusNotFound, "no-report-seal", "This validator has no report seal configured, so it issues no Signature Validation Token. Its PDF report is available, unsealed."), true
+	case errors.Is(err, validator.ErrNoSeal):
+		return problem.New(http.StatusNotAcceptable, "not-acceptable", "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report."), true
+	case errors.Is(err, svt.ErrNoSignature):
+		return problem.New(http.StatusUnprocessableEntity, "no-signature", "The document holds no signature, and a Signature Validation Token states the validation of at least one."), true
 	case errors.Is(err, ports.ErrNoSession):
 		return problem.New(http.StatusUnauthorized, "unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."), true
 	case errors.Is(err, validator.ErrUnknownTenant):

@@ -76,6 +76,9 @@ type resultPage struct {
 	// CounterSignatureNotPassed: a counter-signature did not pass, which
 	// does not decide valid (decision 0017), so the verdict says so.
 	CounterSignatureNotPassed bool
+	// Sealed: a report seal is configured, so the PDF report is sealed and
+	// a Signature Validation Token is offered (decision 0037).
+	Sealed bool
 }
 
 // entryView is one time-stamp entry as the result page shows it: the
@@ -157,10 +160,10 @@ type trustView struct {
 }
 
 // newResultPage builds the result page of sum.
-func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultPage {
+func newResultPage(b base, tenant string, sum verdict.ValidationSummary, sealed bool) resultPage {
 	td := sum.TrustData
 	p := resultPage{
-		base: b, Tenant: tenant, Summary: sum,
+		base: b, Tenant: tenant, Summary: sum, Sealed: sealed,
 		Trust: trustView{
 			State: td.State, Current: td.Current, EvaluatedAt: td.EvaluatedAt, LastConfirmed: td.LastConfirmed,
 			Authenticated: td.AnchorDataAuthenticated, NoListLoaded: td.Category == categoryNoListLoaded,

@@ -28,12 +28,16 @@ import (
 //	POST /validate/logout           sign out
 //	GET  /validate/report/detailed  the last result's detailed report (XML)
 //	GET  /validate/report/etsi      its ETSI validation report (XML)
+//	GET  /validate/report/pdf       its PDF report, sealed with a report seal
+//	GET  /validate/report/svt       its Signature Validation Token (JWT), with a report seal
 //	GET  /static/*                  the stylesheet
 const (
 	pathValidate = "/validate"
 	pathLogout   = "/validate/logout"
 	pathDetailed = "/validate/report/detailed"
 	pathETSI     = "/validate/report/etsi"
+	pathPDF      = "/validate/report/pdf"
+	pathSVT      = "/validate/report/svt"
 )
 
 // sessionKey is where requireSession keeps the request's session.
@@ -48,6 +52,12 @@ var (
 	// errNoSignature: the ETSI report of a document without signatures,
 	// which TS 119 102-2 cannot express (404).
 	errNoSignature = errors.New("ui: the document holds no signature")
+	// errNoSignatureToken: the token of a document without signatures,
+	// which RFC 9321 cannot express (404).
+	errNoSignatureToken = errors.New("ui: the document holds no signature to state in a token")
+	// errNoSeal: a token download from a validator without a report seal
+	// (404).
+	errNoSeal = errors.New("ui: no report seal is configured")
 )
 
 // maxLogoutForm bounds the body of the sign-out form: one token.
@@ -91,6 +101,8 @@ func (u *ui) register(e *echo.Echo, up uploads) {
 	e.POST(pathLogout, u.logout)
 	e.GET(pathDetailed, u.download(detailedReport))
 	e.GET(pathETSI, u.download(etsiReport))
+	e.GET(pathPDF, u.downloadPDF)
+	e.GET(pathSVT, u.downloadSVT)
 	e.GET("/static/*", page.Assets())
 }
 
@@ -107,7 +119,7 @@ func needsSession(method, path string) bool {
 	case http.MethodPost:
 		return path == pathValidate || path == pathLogout
 	case http.MethodGet:
-		return path == pathDetailed || path == pathETSI
+		return path == pathDetailed || path == pathETSI || path == pathPDF || path == pathSVT
 	}
 	return false
 }
@@ -246,7 +258,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 		sum := r.Summary
 		u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),
 			slog.Int("signatures", sum.SignatureCount), slog.Bool("valid", sum.Valid))
-		return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum))
+		return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum, u.a.Sealed()))
 	}
 }
 

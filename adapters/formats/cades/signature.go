@@ -2,6 +2,7 @@ package cades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -21,6 +22,10 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 		return ades.Signature{}, fmt.Errorf("%w: %w: more than %d signatures", ports.ErrUnreadable, errLimit, MaxSignatures)
 	}
 	sig := ades.Signature{ID: rd.id(si), Format: rd.format, SignatureValue: si.Signature}
+	if si.SignedAttrsDER != nil {
+		signedSum := sha256.Sum256(si.SignedAttrsDER)
+		sig.SignedBytesSHA256 = signedSum[:]
+	}
 
 	// Validation data: the SignedData's, then this signer's attributes.
 	vd := newValidationData()

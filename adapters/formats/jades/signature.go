@@ -2,6 +2,7 @@ package jades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -48,6 +49,12 @@ func (rd *reading) signature(j jws, parent *counterSigned) (ades.Signature, erro
 		return sig, err
 	}
 	sig.SignatureValue = sigValue
+	if j.attached {
+		// How a Signature Validation Token names the signed bytes
+		// (ades.Signature).
+		input := sha256.Sum256([]byte(j.protected + "." + string(j.payload)))
+		sig.SignedBytesSHA256 = input[:]
+	}
 	comps, problems, err := readComponents(j.header)
 	if err != nil {
 		return sig, err
