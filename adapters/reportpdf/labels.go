@@ -59,6 +59,22 @@ const (
 	labelNever              labelID = "report.never"
 	labelNotApplicable      labelID = "report.notApplicable"
 	labelPage               labelID = "report.page"
+	labelDocumentSummary    labelID = "report.document.summary"
+	labelTrustSnapshot      labelID = "report.trust.snapshot"
+	labelSummary            labelID = "report.signature.summary"
+	labelSignedBy           labelID = "report.signature.signedBy"
+	labelPseudonym          labelID = "report.signature.pseudonym"
+	labelOrganizationID     labelID = "report.signature.organizationIdentifier"
+	labelCertificate        labelID = "report.signature.certificate"
+	labelSigningTime        labelID = "report.signature.signingTime"
+	labelBestSignatureTime  labelID = "report.signature.bestSignatureTime"
+	labelNotClaimed         labelID = "report.signature.notClaimed"
+	labelNotProved          labelID = "report.signature.notProved"
+	labelScope              labelID = "report.signature.scope"
+	labelChain              labelID = "report.signature.chain"
+	labelChainAnchor        labelID = "report.chain.anchor"
+	labelChainRevocation    labelID = "report.chain.revocation"
+	labelUnknownSigner      labelID = "report.signature.unknownSigner"
 )
 
 // english is the report's text in English, the language of every label
@@ -117,6 +133,22 @@ var english = map[labelID]string{
 	labelNever:              "never",
 	labelNotApplicable:      "not applicable",
 	labelPage:               "page %d",
+	labelDocumentSummary:    "In short",
+	labelTrustSnapshot:      "Trust snapshot (SHA-256)",
+	labelSummary:            "In short",
+	labelSignedBy:           "Signed by",
+	labelPseudonym:          "%s (pseudonym)",
+	labelOrganizationID:     "Organisation identifier",
+	labelCertificate:        "Signing certificate",
+	labelSigningTime:        "Signing time claimed by the signer",
+	labelBestSignatureTime:  "Signature proved to exist at",
+	labelNotClaimed:         "not claimed",
+	labelNotProved:          "not proved by a time-stamp: only the validation time stands",
+	labelScope:              "Covers",
+	labelChain:              "Certificate chain",
+	labelChainAnchor:        "trust anchor (%s)",
+	labelChainRevocation:    "%s by %s of %s",
+	labelUnknownSigner:      "not identified: no signing certificate was found",
 }
 
 // labels are the report's texts in one language.

@@ -92,8 +92,28 @@ type row struct {
 // shows them. A field the verdict gains is one row here.
 func signatureRows(l labels, r verdict.SignatureReport) []row {
 	rows := []row{
-		{label: "ID", value: r.SignatureID, mono: true},
+		{label: l.text(labelSummary), value: r.Summary},
+		{label: l.text(labelSignedBy), value: signer(l, r.SignedBy)},
 	}
+	if r.SignedBy != nil && r.SignedBy.OrganizationIdentifier != "" {
+		rows = append(rows, row{label: l.text(labelOrganizationID), value: r.SignedBy.OrganizationIdentifier, mono: true})
+	}
+	if r.SignedBy != nil {
+		c := r.SignedBy.Certificate
+		rows = append(rows, row{label: l.text(labelCertificate), value: fmt.Sprintf("%s\n%s\n%s, %s - %s",
+			c.Subject, c.Issuer, c.SerialNumber, when(c.NotBefore), when(c.NotAfter))})
+	}
+	rows = append(rows,
+		row{label: l.text(labelSigningTime), value: timeOr(l, r.SigningTime, labelNotClaimed)},
+		row{label: l.text(labelBestSignatureTime), value: timeOr(l, r.BestSignatureTime, labelNotProved)},
+	)
+	for _, sc := range r.SignatureScope {
+		rows = append(rows, row{label: l.text(labelScope), value: sc.Description})
+	}
+	for i, c := range r.CertificateChain {
+		rows = append(rows, row{label: fmt.Sprintf("%s %d", l.text(labelChain), i+1), value: chainText(l, c)})
+	}
+	rows = append(rows, row{label: "ID", value: r.SignatureID, mono: true})
 	if r.CounterSignatureOf != "" {
 		rows = append(rows, row{label: l.text(labelCounterSignatureOf), value: r.CounterSignatureOf, mono: true})
 	}
@@ -127,6 +147,50 @@ func signatureRows(l labels, r verdict.SignatureReport) []row {
 	return rows
 }
 
+// signer is who signed, as a person reads it.
+func signer(l labels, b *verdict.SignedBy) string {
+	if b == nil {
+		return l.text(labelUnknownSigner)
+	}
+	name := b.Name
+	if b.Pseudonym {
+		name = fmt.Sprintf(l.text(labelPseudonym), name)
+	}
+	if b.Organization != "" && b.Organization != name {
+		name += ", " + b.Organization
+	}
+	return name
+}
+
+// chainText is one certificate of a chain: its subject, whether it is
+// the anchor and from where, and the revocation data relied on.
+func chainText(l labels, c verdict.ChainCertificate) string {
+	s := c.Subject
+	if c.TrustAnchor {
+		from := c.AnchorSource
+		if c.TrustedList != nil {
+			from = c.TrustedList.Territory + " " + c.TrustedList.TrustFramework
+		}
+		s += "\n" + fmt.Sprintf(l.text(labelChainAnchor), from)
+	}
+	if rv := c.Revocation; rv != nil {
+		at := rv.ThisUpdate
+		if rv.ProducedAt != nil {
+			at = *rv.ProducedAt
+		}
+		s += "\n" + fmt.Sprintf(l.text(labelChainRevocation), rv.Status, rv.Source, when(at))
+	}
+	return s
+}
+
+// timeOr is t, or the text of none when t is nil.
+func timeOr(l labels, t *time.Time, none labelID) string {
+	if t == nil {
+		return l.text(none)
+	}
+	return when(*t)
+}
+
 // timestampEntryRows are the rows of one time-stamp entry of the
 // document.
 func timestampEntryRows(l labels, e verdict.TimestampEntryReport) []row {
@@ -158,6 +222,7 @@ func documentRows(l labels, sum verdict.ValidationSummary) []row {
 		{label: l.text(labelValidationTime), value: when(sum.TrustData.EvaluatedAt)},
 		{label: l.text(labelSignatureCount), value: strconv.Itoa(sum.SignatureCount)},
 		{label: l.text(labelDocumentResult), value: result},
+		{label: l.text(labelDocumentSummary), value: sum.Summary},
 	}
 }
 
@@ -168,6 +233,9 @@ func trustRows(l labels, td verdict.TrustData) []row {
 		{label: l.text(labelTrustCurrent), value: yesNo(l, &td.Current)},
 		{label: l.text(labelTrustAuthenticated), value: yesNo(l, &td.AnchorDataAuthenticated)},
 		{label: l.text(labelTrustLastConfirmed), value: whenOr(l, td.LastConfirmed)},
+	}
+	if td.Snapshot != nil {
+		rows = append(rows, row{label: l.text(labelTrustSnapshot), value: td.Snapshot.SHA256, mono: true})
 	}
 	if td.Banner != nil {
 		rows = append(rows, row{label: l.text(labelTrustNotice), value: td.Banner.Text})

@@ -31,8 +31,27 @@ func summary(name string) verdict.ValidationSummary {
 		{SignatureID: "S-2", SignatureFormat: "PAdES_BASELINE_T", Indication: verdict.TotalFailed, SubIndication: &hash, TrustFramework: "UNKNOWN",
 			Errors: []verdict.Message{{Code: "HASH_FAILURE", Message: "the signed bytes were changed after signing"}}},
 	}
+	signed := at.Add(-time.Hour)
+	reports[0].SignedBy = &verdict.SignedBy{Kind: verdict.SignerPerson, Name: "Anna Müller",
+		Certificate: verdict.Certificate{Subject: "CN=Anna Müller,C=CH", Issuer: "CN=Swiss Qualified CA,C=CH", SerialNumber: "0a1b",
+			NotBefore: at.AddDate(-1, 0, 0), NotAfter: at.AddDate(1, 0, 0)}}
+	reports[0].SigningTime, reports[0].BestSignatureTime = &signed, &at
+	reports[0].SignatureScope = []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "/", Description: "The whole document (revision 1 of 1)."}}
+	reports[0].CertificateChain = []verdict.ChainCertificate{
+		{Certificate: reports[0].SignedBy.Certificate, Revocation: &verdict.RevocationStatus{Status: "GOOD", Source: "OCSP", ThisUpdate: at, ProducedAt: &at}},
+		{Certificate: verdict.Certificate{Subject: "CN=Swiss Qualified CA,C=CH"}, TrustAnchor: true, AnchorSource: verdict.AnchorTrustedList,
+			TrustedList: &verdict.AnchorList{TrustFramework: "CH_ZERTES", Territory: "CH", Authenticated: true}},
+	}
+	for i := range reports {
+		reports[i].Summary = verdict.SignatureSentence(reports[i].Indication, reports[i].SubIndication).English()
+	}
+	td.Snapshot = &verdict.TrustSnapshot{SHA256: strings.Repeat("5e", 32)}
 	return verdict.Summarize(name, sha256.Sum256([]byte(name)), reports, td)
 }
+
+// firstWords are the first three words of a sentence, which the
+// report's column does not wrap.
+func firstWords(s string) string { return strings.Join(strings.Fields(s)[:3], " ") }
 
 // text returns what pdftotext reads in pdf.
 func text(t *testing.T, pdf []byte) string {
@@ -71,6 +90,15 @@ func TestRenderReads(t *testing.T) {
 		"Signature 1 of 2", "S-1", "PAdES_BASELINE_B", "TOTAL_PASSED", "QES",
 		"Signature 2 of 2", "S-2", "TOTAL_FAILED", "HASH_FAILURE", "the signed bytes were changed after signing",
 		"Not valid: see the signatures below",
+		// Who, when, what and the chain (issue 23).
+		"Signed by", "Anna Müller", "CN=Swiss Qualified CA,C=CH", "0a1b",
+		"Signing time claimed by the signer", "2026-06-01 09:30:00 UTC",
+		"Signature proved to exist at", "not proved by a time-stamp",
+		"The whole document (revision 1 of 1).",
+		"trust anchor (CH CH_ZERTES)", "GOOD by OCSP of 2026-06-01 10:30:00 UTC",
+		"not identified: no signing certificate was found",
+		strings.Repeat("5e", 32),
+		firstWords(sum.Summary), firstWords(sum.Signatures[0].Summary), firstWords(sum.Signatures[1].Summary),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the report's text lacks %q:\n%s", want, got)

@@ -277,10 +277,14 @@ func documentExt(v report.Validation) map[string]string {
 		lists = append(lists, s)
 	}
 	ext["trust_lists"] = strings.Join(lists, "; ")
+	if td.Snapshot != nil {
+		// The exact lists and anchors, by digest (trustData.snapshot):
+		// what a later reader needs to reproduce the verdict.
+		ext["trust_snapshot_sha256"] = td.Snapshot.SHA256
+	}
 	return ext
 }
 
-// b64 is base64 with padding, as RFC 9321 writes hashes; "" for none.
 // digest is the SHA-256 of b, nil for no bytes (a reader that keeps no
 // signature value).
 func digest(b []byte) []byte {
@@ -291,6 +295,7 @@ func digest(b []byte) []byte {
 	return sum[:]
 }
 
+// b64 is base64 with padding, as RFC 9321 writes hashes; "" for none.
 func b64(b []byte) string {
 	if len(b) == 0 {
 		return ""

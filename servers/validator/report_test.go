@@ -224,6 +224,8 @@ func TestValidateAPIToken(t *testing.T) {
 	is.Equal(c.Ext["document_sha256"], v.DocumentSHA256)
 	is.Equal(c.Ext["document_name"], v.DocumentName)
 	is.Equal(c.Ext["trust_state"], v.TrustData.State)
+	is.True(v.TrustData.Snapshot != nil)
+	is.Equal(c.Ext["trust_snapshot_sha256"], v.TrustData.Snapshot.SHA256) // the same trust data, by digest
 	is.Equal(len(c.Signatures), len(v.Signatures))
 	for i, sig := range c.Signatures {
 		r := v.Signatures[i]
