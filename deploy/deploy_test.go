@@ -322,6 +322,10 @@ func TestPodsProbesAndSecurity(t *testing.T) {
 				is.True(ps.RunAsUser != nil && *ps.RunAsUser == imageUser(t, name)) // the image's user
 				is.True(ps.SeccompProfile != nil && ps.SeccompProfile.Type == corev1.SeccompProfileTypeRuntimeDefault)
 				is.True(d.Spec.Template.Spec.AutomountServiceAccountToken != nil && !*d.Spec.Template.Spec.AutomountServiceAccountToken)
+				// Service links would set <SERVICE>_PORT for every Service
+				// of the namespace: one named "server" would override the
+				// signer's SERVER_PORT.
+				is.True(d.Spec.Template.Spec.EnableServiceLinks != nil && !*d.Spec.Template.Spec.EnableServiceLinks)
 				cs := c.SecurityContext
 				is.True(cs != nil)
 				is.True(cs.ReadOnlyRootFilesystem != nil && *cs.ReadOnlyRootFilesystem)
