@@ -59,8 +59,8 @@ func (v *Validator) audit(ctx context.Context, p Principal, doc validation.Docum
 		sum := sha256.Sum256(doc.Data)
 		attrs = append(attrs, slog.String("document_sha256", hex.EncodeToString(sum[:])))
 	}
-	if err != nil {
-		attrs = append(attrs, slog.String("reason", err.Error()))
+	if r := auditReason(err); r != "" {
+		attrs = append(attrs, slog.String("reason", r))
 	}
 	v.logger.LogAttrs(ctx, slog.LevelInfo, "validate", attrs...)
 }
@@ -80,6 +80,20 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// auditReason is why an upload was refused, in the fixed words its
+// answer gives: a reader's own error may quote the document (its name,
+// its fields), and the server logs it on a line of its own under the
+// same request id, as it logs the cause of a failure.
+func auditReason(err error) string {
+	if u, ok := errors.AsType[*validation.UnreadableError](err); ok {
+		return u.Reason()
+	}
+	if errors.Is(err, ports.ErrUnreadable) {
+		return err.Error() // the validator's own fixed sentences
+	}
+	return ""
 }
 
 // auditOutcome names the class of a validation call's result.
