@@ -75,6 +75,14 @@ func TestContract(t *testing.T) {
 			is.Equal(res.StatusCode, tt.status)
 		})
 	}
+	for _, url := range []string{w.url, bare.URL} {
+		t.Run("health", func(t *testing.T) {
+			is := is.New(t)
+			req, _ := http.NewRequest(http.MethodGet, url+"/actuator/health", nil)
+			res, _ := c.Do(t, req, true)
+			is.Equal(res.StatusCode, 200)
+		})
+	}
 }
 
 // TestContractCatchesAChangedField: a field renamed, added or of another
