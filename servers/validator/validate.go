@@ -28,14 +28,17 @@ func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
 // any number of "detached" parts. Every validation result is 200: the
-// JSON summary, or what Accept asks for instead (answerAs).
+// JSON summary, or what Accept asks for instead (answerAs). Each upload
+// that arrives is validated through the application, which logs its
+// audit record.
 func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		doc, err := up.read(c, upload.Guard{})
 		if err != nil {
 			return err
 		}
-		res, err := a.Validation().Validate(c.Request().Context(), doc)
+		p, _ := c.Get(principalKey).(validator.Principal) // set by authMiddleware on every /api/ path
+		res, err := a.Validate(c.Request().Context(), p, doc)
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/servers/internal/contracttest"
+)
+
+// contractPath is the validator's OpenAPI document.
+const contractPath = "../../docs/validate-api.yaml"
+
+// uploadRequest is a POST /api/validate of parts, each under its name.
+func uploadRequest(t *testing.T, url string, parts []part) *http.Request {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for _, p := range parts {
+		fw, err := w.CreateFormFile(p.field, p.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(p.data)
+	}
+	w.Close()
+	req, err := http.NewRequest(http.MethodPost, url+"/api/validate", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return req
+}
+
+// TestContract: the API's real answers, verdicts, refused uploads, the
+// trust status and the health probe, keep docs/validate-api.yaml, and
+// so do the requests a client sends by it.
+func TestContract(t *testing.T) {
+	t.Parallel()
+	c := contracttest.Load(t, contractPath)
+	srv, s := signedWorld(t, "SVC_DSS_VALIDATOR_MAXREQUESTBYTES=1048576")
+	content := []byte("contract text, signed")
+	sign := func(level cades.Level, detached bool, d cades.Defect) []byte {
+		t.Helper()
+		sig, err := cades.Sign(content, cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: level, Detached: detached,
+			SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second), Defect: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	get := func(path string) func() *http.Request {
+		return func() *http.Request {
+			req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
+			return req
+		}
+	}
+	upload := func(parts ...part) func() *http.Request {
+		return func() *http.Request { return uploadRequest(t, s.URL, parts) }
+	}
+	tests := []struct {
+		name   string
+		req    func() *http.Request
+		status int
+		// malformed requests break the contract on purpose; their
+		// answers must keep it.
+		malformed bool
+	}{
+		{"CAdES B", upload(part{"file", "contract.p7m", sign(cades.B, false, 0)}), 200, false},
+		{"CAdES T detached with its content", upload(part{"file", "contract.p7s", sign(cades.T, true, 0)}, part{"detached", "contract.txt", content}), 200, false},
+		{"CAdES LT", upload(part{"file", "contract.p7m", sign(cades.LT, false, 0)}), 200, false},
+		{"detached without its content", upload(part{"file", "contract.p7s", sign(cades.B, true, 0)}), 200, false},
+		{"tampered", upload(part{"file", "contract.p7m", sign(cades.B, false, cades.TamperedContent)}), 200, false},
+		{"a part no signature covers", upload(part{"file", "contract.p7m", sign(cades.B, false, 0)}, part{"detached", "other.txt", []byte("other")}), 200, false},
+		{"not a signature", upload(part{"file", "hello.txt", []byte("hello, world")}), 400, false},
+		{"empty file", upload(part{"file", "empty.p7m", nil}), 400, false},
+		{"no file part", upload(part{"detached", "contract.txt", content}), 400, true},
+		{"not multipart", func() *http.Request {
+			req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/validate", strings.NewReader("{}"))
+			req.Header.Set("Content-Type", "application/json")
+			return req
+		}, 400, true},
+		{"over max-request-bytes", upload(part{"file", "big.p7m", bytes.Repeat([]byte{0}, 2<<20)}), 413, false},
+		{"trust status", get("/api/trust-status"), 200, false},
+		{"health", get("/actuator/health"), 200, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			req := tt.req()
+			req.Header.Set("X-Request-Id", "contract-test")
+			res, _ := c.Do(t, req, !tt.malformed)
+			is.Equal(res.StatusCode, tt.status)
+		})
+	}
+}
+
+// TestContractCatchesAChangedField: a field renamed, added, dropped or
+// of another type in a real answer, without the document changing,
+// breaks the contract, so TestContract fails on it.
+func TestContractCatchesAChangedField(t *testing.T) {
+	t.Parallel()
+	c := contracttest.Load(t, contractPath)
+	srv, s := signedWorld(t)
+	sig, err := cades.Sign([]byte("contract"), cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: cades.T,
+		SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := c.Do(t, uploadRequest(t, s.URL, []part{{"file", "contract.p7m", sig}}), true)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d: %s", res.StatusCode, body)
+	}
+	tests := []struct {
+		name   string
+		change func(sum, sig map[string]any)
+	}{
+		{"unchanged", func(sum, sig map[string]any) {}},
+		{"summary field renamed", func(sum, sig map[string]any) { sum["isValid"] = sum["valid"]; delete(sum, "valid") }},
+		{"signature field added", func(sum, sig map[string]any) { sig["signedBy"] = "CN=Test Signer" }},
+		{"signature field dropped", func(sum, sig map[string]any) { delete(sig, "anchorCountry") }},
+		{"indication not of the enumeration", func(sum, sig map[string]any) { sig["indication"] = "PASSED_TOTALLY" }},
+		{"trust data field of another type", func(sum, sig map[string]any) { sum["trustData"].(map[string]any)["current"] = "yes" }},
+		{"time-stamp field added", func(sum, sig map[string]any) {
+			sig["timestamps"].([]any)[0].(map[string]any)["tsa"] = "CN=Test TSA"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			var sum map[string]any
+			is.NoErr(json.Unmarshal(body, &sum))
+			tt.change(sum, sum["signatures"].([]any)[0].(map[string]any))
+			changed, err := json.Marshal(sum)
+			is.NoErr(err)
+			req := uploadRequest(t, s.URL, []part{{"file", "contract.p7m", sig}})
+			broken := c.Response(req, 200, res.Header, changed)
+			is.Equal(broken == "", tt.name == "unchanged") // broken: the contract is broken
+		})
+	}
+}
+
+// TestContractOfTheSamples: every sample of fixtures/samples (PAdES with
+// its placement, XAdES, JAdES, ASiC containers, time-stamp entries,
+// private-CA anchors, every qualification) answers as the document says.
+func TestContractOfTheSamples(t *testing.T) {
+	t.Parallel()
+	c := contracttest.Load(t, contractPath)
+	addr := freeAddress(t)
+	dir, m := samplesFor(t, addr)
+	s := dev(t, "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS="+addr)
+	waitFor(t, s.URL, func(td verdict.TrustData) bool { return td.Current })
+	for _, sample := range m.Samples {
+		t.Run(sample.File, func(t *testing.T) {
+			parts := []part{{field: "file", name: sample.File, data: read(t, dir, sample.File)}}
+			for _, d := range sample.Detached {
+				parts = append(parts, part{field: "detached", name: d, data: read(t, dir, d)})
+			}
+			res, body := c.Do(t, uploadRequest(t, s.URL, parts), true)
+			if res.StatusCode != 200 {
+				t.Fatalf("status %d: %s", res.StatusCode, body)
+			}
+		})
+	}
+}
+
+// TestContractOfRefusals: a call without a token, with a refused one, or
+// of a tenant without the license answers as the document says.
+func TestContractOfRefusals(t *testing.T) {
+	t.Parallel()
+	c := contracttest.Load(t, contractPath)
+	w := newAuthWorld(t)
+	tests := []struct {
+		name, method, path, auth string
+		status                   int
+	}{
+		{"validate without a token", http.MethodPost, "/api/validate", "", 401},
+		{"trust status without a token", http.MethodGet, "/api/trust-status", "", 401},
+		{"a token that is no JWT", http.MethodGet, "/api/trust-status", "Bearer not-a-jwt", 401},
+		{"tenant without the license", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.c, tenantC), 403},
+		{"licensed tenant", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.a, tenantA), 200},
+		{"licensed tenant, unreadable upload", http.MethodPost, "/api/validate", "Bearer " + w.token(t, w.a, tenantA), 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			var req *http.Request
+			if tt.method == http.MethodPost {
+				req = uploadRequest(t, w.url, []part{{"file", "doc.bin", []byte("not a signature")}})
+			} else {
+				req, _ = http.NewRequest(tt.method, w.url+tt.path, nil)
+			}
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			res, _ := c.Do(t, req, true)
+			is.Equal(res.StatusCode, tt.status)
+		})
+	}
+}
