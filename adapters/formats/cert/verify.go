@@ -97,6 +97,7 @@ func CheckDigestSignature(pub crypto.PublicKey, alg SignatureAlgorithm, digest, 
 // internal/brainpool, which verifies these instead.
 func VerifyECDSA(key *ecdsa.PublicKey, digest []byte, r, s *big.Int) bool {
 	if c := fastBrainpool(key); c != nil {
+		//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
 		return c.Verify(key.X, key.Y, digest, r, s)
 	}
 	return ecdsa.Verify(key, digest, r, s)
@@ -105,6 +106,7 @@ func VerifyECDSA(key *ecdsa.PublicKey, digest []byte, r, s *big.Int) bool {
 // verifyECDSAASN1 is ecdsa.VerifyASN1 as VerifyECDSA is ecdsa.Verify.
 func verifyECDSAASN1(key *ecdsa.PublicKey, digest, sig []byte) bool {
 	if c := fastBrainpool(key); c != nil {
+		//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
 		return c.VerifyASN1(key.X, key.Y, digest, sig)
 	}
 	return ecdsa.VerifyASN1(key, digest, sig)

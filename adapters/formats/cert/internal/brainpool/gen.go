@@ -150,7 +150,7 @@ func mulBody(n int, p *big.Int) string {
 	w("for _, yi := range y {")
 	w("var %s, %s uint64", strings.Join(hs, ", "), strings.Join(ls, ", "))
 	w("var c uint64")
-	addRow := func() {
+	addRow := func(reduction bool) {
 		for j := 1; j < n; j++ {
 			if j == 1 {
 				w("l%d, c = bits.Add64(l%d, h%d, 0)", j, j, j-1)
@@ -160,7 +160,9 @@ func mulBody(n int, p *big.Int) string {
 		}
 		w("h%d += c", n-1)
 		for j := 0; j < n; j++ {
-			if j == 0 {
+			if j == 0 && reduction {
+				w("_, c = bits.Add64(t0, l0, 0) // t0 becomes 0")
+			} else if j == 0 {
 				w("t0, c = bits.Add64(t0, l0, 0)")
 			} else {
 				w("t%d, c = bits.Add64(t%d, l%d, c)", j, j, j)
@@ -172,12 +174,12 @@ func mulBody(n int, p *big.Int) string {
 	for j := 0; j < n; j++ {
 		w("h%d, l%d = bits.Mul64(x[%d], yi)", j, j, j)
 	}
-	addRow()
+	addRow(false)
 	w("m := t0 * pinv%d", n*64)
 	for j := 0; j < n; j++ {
 		w("h%d, l%d = bits.Mul64(m, %s)", j, j, limb(p, j))
 	}
-	addRow()
+	addRow(true)
 	for j := 0; j <= n; j++ {
 		w("t%d = t%d", j, j+1)
 	}
@@ -253,7 +255,11 @@ func sqrBody(n int, p *big.Int) string {
 		} else {
 			w("r%d, c = bits.Add64(r%d, l%d, c)", 2*i, 2*i, i)
 		}
-		w("r%d, c = bits.Add64(r%d, h%d, c)", 2*i+1, 2*i+1, i)
+		if i < n-1 {
+			w("r%d, c = bits.Add64(r%d, h%d, c)", 2*i+1, 2*i+1, i)
+		} else {
+			w("r%d, _ = bits.Add64(r%d, h%d, c) // x² < 2^%d: no carry", 2*i+1, 2*i+1, i, 128*n)
+		}
 	}
 	montReduce(w, n, p)
 	return b.String()

@@ -51,7 +51,7 @@ func (z *fe256) mul(x, y *fe256) *fe256 {
 		l2, c = bits.Add64(l2, h1, c)
 		l3, c = bits.Add64(l3, h2, c)
 		h3 += c
-		t0, c = bits.Add64(t0, l0, 0)
+		_, c = bits.Add64(t0, l0, 0) // t0 becomes 0
 		t1, c = bits.Add64(t1, l1, c)
 		t2, c = bits.Add64(t2, l2, c)
 		t3, c = bits.Add64(t3, l3, c)
@@ -133,7 +133,7 @@ func (z *fe256) sqr(x *fe256) *fe256 {
 	r4, c = bits.Add64(r4, l2, c)
 	r5, c = bits.Add64(r5, h2, c)
 	r6, c = bits.Add64(r6, l3, c)
-	r7, c = bits.Add64(r7, h3, c)
+	r7, _ = bits.Add64(r7, h3, c) // x² < 2^512: no carry
 	// Reduce word 0.
 	m0 := r0 * pinv256
 	h0, l0 = bits.Mul64(m0, 0x2013481d1f6e5377)

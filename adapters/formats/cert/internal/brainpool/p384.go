@@ -61,7 +61,7 @@ func (z *fe384) mul(x, y *fe384) *fe384 {
 		l4, c = bits.Add64(l4, h3, c)
 		l5, c = bits.Add64(l5, h4, c)
 		h5 += c
-		t0, c = bits.Add64(t0, l0, 0)
+		_, c = bits.Add64(t0, l0, 0) // t0 becomes 0
 		t1, c = bits.Add64(t1, l1, c)
 		t2, c = bits.Add64(t2, l2, c)
 		t3, c = bits.Add64(t3, l3, c)
@@ -196,7 +196,7 @@ func (z *fe384) sqr(x *fe384) *fe384 {
 	r8, c = bits.Add64(r8, l4, c)
 	r9, c = bits.Add64(r9, h4, c)
 	r10, c = bits.Add64(r10, l5, c)
-	r11, c = bits.Add64(r11, h5, c)
+	r11, _ = bits.Add64(r11, h5, c) // x² < 2^768: no carry
 	// Reduce word 0.
 	m0 := r0 * pinv384
 	h0, l0 = bits.Mul64(m0, 0x874700133107ec53)

@@ -71,7 +71,7 @@ func (z *fe512) mul(x, y *fe512) *fe512 {
 		l6, c = bits.Add64(l6, h5, c)
 		l7, c = bits.Add64(l7, h6, c)
 		h7 += c
-		t0, c = bits.Add64(t0, l0, 0)
+		_, c = bits.Add64(t0, l0, 0) // t0 becomes 0
 		t1, c = bits.Add64(t1, l1, c)
 		t2, c = bits.Add64(t2, l2, c)
 		t3, c = bits.Add64(t3, l3, c)
@@ -271,7 +271,7 @@ func (z *fe512) sqr(x *fe512) *fe512 {
 	r12, c = bits.Add64(r12, l6, c)
 	r13, c = bits.Add64(r13, h6, c)
 	r14, c = bits.Add64(r14, l7, c)
-	r15, c = bits.Add64(r15, h7, c)
+	r15, _ = bits.Add64(r15, h7, c) // x² < 2^1024: no carry
 	// Reduce word 0.
 	m0 := r0 * pinv512
 	h0, l0 = bits.Mul64(m0, 0x28aa6056583a48f3)

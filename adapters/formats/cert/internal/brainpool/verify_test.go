@@ -97,6 +97,23 @@ func TestWycheproof(t *testing.T) {
 	}
 }
 
+// coordinates returns the point of a public key.
+func coordinates(pub *ecdsa.PublicKey) (x, y *big.Int) {
+	//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
+	return pub.X, pub.Y
+}
+
+// fuzzKey returns the key d on curve, a ProtonMail curve.
+func fuzzKey(curve elliptic.Curve, d *big.Int) *ecdsa.PrivateKey {
+	key := new(ecdsa.PrivateKey)
+	key.Curve = curve
+	//lint:ignore SA1019 a key of a custom curve (brainpool) has no other form in crypto/ecdsa.
+	key.D = d
+	//lint:ignore SA1019 as above, and ProtonMail's curves offer no other arithmetic.
+	key.X, key.Y = curve.ScalarBaseMult(d.Bytes())
+	return key
+}
+
 // protonMail returns ProtonMail's generic implementation of c.
 func protonMail(c *Curve) elliptic.Curve {
 	return map[*Curve]elliptic.Curve{
@@ -125,7 +142,8 @@ func TestDifferential(t *testing.T) {
 				rand.Read(digest)
 				sig, err := ecdsa.SignASN1(rand.Reader, key, digest)
 				is.NoErr(err)
-				is.True(c.VerifyASN1(key.X, key.Y, digest, sig))
+				x, y := coordinates(&key.PublicKey)
+				is.True(c.VerifyASN1(x, y, digest, sig))
 
 				bad := append([]byte(nil), digest...)
 				bad[0] ^= 1
@@ -140,7 +158,8 @@ func TestDifferential(t *testing.T) {
 					{&other.PublicKey, digest, sig},
 				}
 				for _, tc := range cases {
-					is.Equal(c.VerifyASN1(tc.key.X, tc.key.Y, tc.digest, tc.sig), ecdsa.VerifyASN1(tc.key, tc.digest, tc.sig))
+					x, y := coordinates(tc.key)
+					is.Equal(c.VerifyASN1(x, y, tc.digest, tc.sig), ecdsa.VerifyASN1(tc.key, tc.digest, tc.sig))
 				}
 			}
 		})
@@ -155,9 +174,13 @@ func checkMult(t *testing.T, c *Curve, u1, u2, k *big.Int) {
 	if k.Sign() == 0 {
 		k.SetInt64(1)
 	}
+	//lint:ignore SA1019 ProtonMail's curves offer no other arithmetic to compare with.
 	qx, qy := curve.ScalarBaseMult(k.Bytes())
+	//lint:ignore SA1019 as above
 	ax, ay := curve.ScalarBaseMult(u1.Bytes())
+	//lint:ignore SA1019 as above
 	bx, by := curve.ScalarMult(qx, qy, u2.Bytes())
+	//lint:ignore SA1019 as above
 	wx, wy := curve.Add(ax, ay, bx, by)
 	x, y, ok := c.mult(u1, u2, qx, qy)
 	if wx.Sign() == 0 && wy.Sign() == 0 {
@@ -216,9 +239,7 @@ func FuzzVerify(f *testing.F) {
 		if d.Sign() == 0 {
 			d.SetInt64(1)
 		}
-		key := &ecdsa.PrivateKey{D: d}
-		key.Curve = curve
-		key.X, key.Y = curve.ScalarBaseMult(d.Bytes())
+		key := fuzzKey(curve, d)
 		digest := sha256.Sum256(msg)
 		r, s, err := ecdsa.Sign(rand.Reader, key, digest[:])
 		if err != nil {
@@ -229,7 +250,8 @@ func FuzzVerify(f *testing.F) {
 			s.Xor(s, new(big.Int).SetBytes(delta))
 		}
 		want := ecdsa.Verify(&key.PublicKey, digest[:], r, s)
-		if got := c.Verify(key.X, key.Y, digest[:], r, s); got != want {
+		x, y := coordinates(&key.PublicKey)
+		if got := c.Verify(x, y, digest[:], r, s); got != want {
 			t.Errorf("%s: Verify = %v, crypto/ecdsa %v", c.name, got, want)
 		}
 	})
@@ -267,9 +289,10 @@ func BenchmarkVerify(b *testing.B) {
 		})
 		b.Run(c.name, func(b *testing.B) {
 			pub, sig := sign(b, protonMail(c))
-			c.VerifyASN1(pub.X, pub.Y, digest, sig) // G's table
+			x, y := coordinates(pub)
+			c.VerifyASN1(x, y, digest, sig) // G's table
 			for b.Loop() {
-				if !c.VerifyASN1(pub.X, pub.Y, digest, sig) {
+				if !c.VerifyASN1(x, y, digest, sig) {
 					b.Fatal("does not verify")
 				}
 			}
