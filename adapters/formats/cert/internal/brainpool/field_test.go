@@ -1,8 +1,12 @@
 package brainpool
 
 import (
+	"bytes"
 	"math/big"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/matryer/is"
@@ -107,5 +111,31 @@ func benchmarkMul[F any, PF element[F]](p *big.Int) func(*testing.B) {
 				x.sqr(x)
 			}
 		})
+	}
+}
+
+// TestGenerated checks that p256.go, p384.go and p512.go are what gen.go
+// writes today.
+func TestGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "run", "gen.go", "-out", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, out)
+	}
+	for _, name := range []string{"p256.go", "p384.go", "p512.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what gen.go writes: run go generate", name)
+		}
 	}
 }
