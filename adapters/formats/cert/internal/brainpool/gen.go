@@ -437,7 +437,7 @@ func (z *{{.Fe}}) bytes() []byte {
 }
 
 // invert sets z = 1/x (0 for 0) as x^(p-2). It is slow and variable-time;
-// only the precomputed tables use it.
+// only the table of G (once) and mult (for the tests) use it.
 func (z *{{.Fe}}) invert(x *{{.Fe}}) *{{.Fe}} {
 	r := one{{.Bits}}
 	b := *x

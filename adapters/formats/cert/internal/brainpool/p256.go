@@ -301,7 +301,7 @@ func (z *fe256) bytes() []byte {
 }
 
 // invert sets z = 1/x (0 for 0) as x^(p-2). It is slow and variable-time;
-// only the precomputed tables use it.
+// only the table of G (once) and mult (for the tests) use it.
 func (z *fe256) invert(x *fe256) *fe256 {
 	r := one256
 	b := *x

@@ -457,7 +457,7 @@ func (z *fe384) bytes() []byte {
 }
 
 // invert sets z = 1/x (0 for 0) as x^(p-2). It is slow and variable-time;
-// only the precomputed tables use it.
+// only the table of G (once) and mult (for the tests) use it.
 func (z *fe384) invert(x *fe384) *fe384 {
 	r := one384
 	b := *x

@@ -653,7 +653,7 @@ func (z *fe512) bytes() []byte {
 }
 
 // invert sets z = 1/x (0 for 0) as x^(p-2). It is slow and variable-time;
-// only the precomputed tables use it.
+// only the table of G (once) and mult (for the tests) use it.
 func (z *fe512) invert(x *fe512) *fe512 {
 	r := one512
 	b := *x
