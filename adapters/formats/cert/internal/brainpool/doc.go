@@ -25,7 +25,7 @@
 // runs in constant time: verification handles public values only, and
 // the package must not be used with secrets.
 //
-// On amd64 a brainpoolP256r1 verification takes about 1.45 times the CPU
+// On amd64 a brainpoolP256r1 verification takes about 1.4 times the CPU
 // time of crypto/ecdsa on P-256, which has assembly; brainpoolP384r1 and
 // P512r1 take less than crypto/ecdsa on P-384 and P-521 (BenchmarkVerify).
 // Nearly all of it is field multiplication. The generator is ours rather
