@@ -51,15 +51,15 @@
 // implement elliptic.Curve with generic big.Int arithmetic, and crypto/ecdsa
 // verifies on a curve outside the standard library with the curve's own
 // methods: some 5 ms a signature on brainpoolP256r1, a quarter of the CPU
-// time of validating a German PAdES file. The keys keep that type (ProtonMail's curve in an
-// *ecdsa.PublicKey, what crypto/x509 and the format readers pass around),
-// but CheckDigestSignature and VerifyECDSA recognise these curves and
-// verify with internal/brainpool instead: Montgomery field arithmetic on
-// fixed 64-bit limbs generated for each prime, within 1.5 times the cost of
-// crypto/ecdsa on P-256 and below it on P-384 and P-521 (BenchmarkVerify
-// there). It is
-// checked against the test vectors of RFC 5639, RFC 7027 and Wycheproof and
-// against ProtonMail's arithmetic.
+// time of validating a German PAdES file. The keys keep that type
+// (ProtonMail's curve in an *ecdsa.PublicKey, what crypto/x509 and the
+// format readers pass around), but CheckDigestSignature and VerifyECDSA
+// recognise these curves and verify with internal/brainpool instead:
+// Montgomery field arithmetic on fixed 64-bit limbs generated for each
+// prime, within 1.5 times the cost of crypto/ecdsa on P-256 and below it
+// on P-384 and P-521 (BenchmarkVerify there). It is checked against the
+// test vectors of RFC 5639, RFC 7027 and Wycheproof and against
+// ProtonMail's arithmetic.
 //
 // # Non-goals
 //
