@@ -30,7 +30,7 @@ func (v *validation) anchorStatus(p certpath.Path, o outcome, st *Stage) outcome
 		return o
 	}
 	st.Checks = append(st.Checks, Check{Name: checkAnchorStatus, Status: NotOK, Code: string(verdict.SubNoCertificateChainFound), Message: msg})
-	return outcome{indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, message: msg}
+	return outcome{indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, message: detail(string(verdict.SubNoCertificateChainFound), msg)}
 }
 
 // anchorRefused says why a is no trust anchor for an object that existed

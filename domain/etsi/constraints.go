@@ -169,7 +169,7 @@ func (v *validation) cryptoAcceptance(signer *x509.Certificate) {
 		v.check(name, OK, "", "%s", describeUses(uses))
 		return
 	}
-	m := verdict.Message{Code: string(sub), Message: msg}
+	m := detail(string(sub), msg)
 	b := v.block()
 	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: msg})
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(verdict.Indeterminate), sub
@@ -196,7 +196,7 @@ func (v *validation) cryptoWithTime(p certpath.Path, o outcome, st *Stage) outco
 		sub, msg := acceptableAt(part.uses, bst)
 		if sub != "" {
 			st.Checks = append(st.Checks, Check{Name: part.name, Status: NotOK, Code: string(sub), Message: msg})
-			return outcome{indication: verdict.Indeterminate, sub: sub, message: msg}
+			return outcome{indication: verdict.Indeterminate, sub: sub, message: detail(string(sub), msg)}
 		}
 		st.Checks = append(st.Checks, Check{Name: part.name, Status: OK, Message: describeUses(part.uses) + "; the best-signature-time is " + stamp(bst)})
 	}

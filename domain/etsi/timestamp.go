@@ -31,7 +31,8 @@ import (
 func (v *validation) timestamps() time.Time {
 	tss := v.sig.Timestamps
 	if len(tss) > MaxTimestamps {
-		v.warn("Is the number of time-stamps within the limit?", CodeTooManyTimestamps, "%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps)
+		v.warn("Is the number of time-stamps within the limit?", verdict.Say(CodeTooManyTimestamps, "", fmt.Sprintf("%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps),
+			verdict.NumberParam("Count", len(tss)), verdict.NumberParam("Limit", MaxTimestamps)))
 		tss = tss[:MaxTimestamps]
 	}
 	order := make([]int, len(tss))
@@ -129,7 +130,8 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	}
 	// invalidate concludes; fail records the failed check and concludes.
 	invalidate := func(indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
-		m := &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
+		d := detail(code, name+": "+fmt.Sprintf(format, args...))
+		m := &d
 		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{*m}}
 		return false, nil, m, nil
 	}
@@ -286,8 +288,9 @@ func (v *validation) level() {
 	const supported = "Does the evidence support the level the structure shows?"
 	if l < sig.Level {
 		v.r.EvidenceLevel = l
-		v.warn(supported, CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
-			sig.FormatName(), ades.SignatureFormat(sig.Format, l))
+		v.warn(supported, verdict.Say(CodeLevelNotSupported, "", fmt.Sprintf("the signature has the structure of %s, but its evidence supports only %s",
+			sig.FormatName(), ades.SignatureFormat(sig.Format, l)),
+			verdict.TextParam("Structure", sig.FormatName()), verdict.TextParam("Supported", ades.SignatureFormat(sig.Format, l))))
 		return
 	}
 	v.check(supported, OK, "", "the evidence supports %s", sig.FormatName())
