@@ -102,7 +102,7 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 	for _, d := range e.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
 			return conclude(entryIntact, verdict.Failed, verdict.SubHashFailure, verdict.Say(string(verdict.SubHashFailure), "timestamped",
-				fmt.Sprintf("the digest of time-stamped data object %q does not match", d.Name), verdict.TextParam("Object", d.Name)))
+				fmt.Sprintf("the digest of time-stamped data object %q does not match", d.Name), verdict.QuotedParam("Object", d.Name)))
 		}
 	}
 	if len(e.DataObjects) == 0 {
@@ -111,12 +111,12 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 	for _, d := range e.DataObjects {
 		if !d.Found {
 			return conclude(entryFound, verdict.Indeterminate, verdict.SubSignedDataNotFound, verdict.Say(string(verdict.SubSignedDataNotFound), "timestamped",
-				fmt.Sprintf("time-stamped data object %q was not found", d.Name), verdict.TextParam("Object", d.Name)))
+				fmt.Sprintf("time-stamped data object %q was not found", d.Name), verdict.QuotedParam("Object", d.Name)))
 		}
 		if d.Unchecked != "" {
 			return conclude(entryIntact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, verdict.Say(string(verdict.SubCryptoConstraintsFailureNoPOE), "timestamped",
 				fmt.Sprintf("the digest of time-stamped data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked),
-				verdict.TextParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
+				verdict.QuotedParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
 		}
 	}
 	for _, d := range e.DataObjects {

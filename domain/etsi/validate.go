@@ -317,7 +317,7 @@ func (v *validation) cryptographic() bool {
 	for _, d := range sig.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
 			v.conclude(intact, verdict.TotalFailed, verdict.SubHashFailure, verdict.Say(string(verdict.SubHashFailure), "object",
-				fmt.Sprintf("the digest of signed data object %q does not match", d.Name), verdict.TextParam("Object", d.Name)))
+				fmt.Sprintf("the digest of signed data object %q does not match", d.Name), verdict.QuotedParam("Object", d.Name)))
 			return false
 		}
 	}
@@ -329,7 +329,7 @@ func (v *validation) cryptographic() bool {
 	for _, d := range sig.DataObjects {
 		if !d.Found {
 			v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, verdict.Say(string(verdict.SubSignedDataNotFound), "object",
-				fmt.Sprintf("signed data object %q was not found", d.Name), verdict.TextParam("Object", d.Name)))
+				fmt.Sprintf("signed data object %q was not found", d.Name), verdict.QuotedParam("Object", d.Name)))
 			return false
 		}
 	}
@@ -337,7 +337,7 @@ func (v *validation) cryptographic() bool {
 		if d.Unchecked != "" {
 			v.conclude(intact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, verdict.Say(string(verdict.SubCryptoConstraintsFailureNoPOE), "digest",
 				fmt.Sprintf("the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked),
-				verdict.TextParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
+				verdict.QuotedParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
 			return false
 		}
 	}
@@ -718,7 +718,7 @@ func (v *validation) issuedBefore(p certpath.Path, o outcome, st *Stage) outcome
 		return o
 	}
 	msg := verdict.Say(string(verdict.SubNotYetValid), "poe", fmt.Sprintf("a proof of existence of the signature at %s precedes the issuance of the signing certificate %s (notBefore %s)", stamp(bst), subject(signer), stamp(signer.NotBefore)),
-		verdict.TimeParam("POE", bst), verdict.TextParam("Subject", signer.Subject.String()), verdict.TimeParam("NotBefore", signer.NotBefore))
+		verdict.TimeParam("POE", bst), verdict.QuotedParam("Subject", signer.Subject.String()), verdict.TimeParam("NotBefore", signer.NotBefore))
 	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: string(verdict.SubNotYetValid), Message: msg.Message})
 	return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: msg}
 }
@@ -775,20 +775,20 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 				sub = verdict.SubRevokedCANoPOE
 			}
 			return outcome{indication: verdict.Indeterminate, sub: sub,
-				message: verdict.Say(string(sub), "", fmt.Sprintf("certificate %s was revoked at %s, before the validation time, and no proof of existence of the signature precedes the revocation",
-					subject(certs[st.index]), stamp(st.revokedAt)), verdict.TextParam("Subject", certs[st.index].Subject.String()), verdict.TimeParam("Revoked", st.revokedAt))}
+				message: verdict.Say(string(sub), "certificate", fmt.Sprintf("certificate %s was revoked at %s, before the validation time, and no proof of existence of the signature precedes the revocation",
+					subject(certs[st.index]), stamp(st.revokedAt)), verdict.QuotedParam("Subject", certs[st.index].Subject.String()), verdict.TimeParam("Revoked", st.revokedAt))}
 		}
 	}
 	if expired {
 		return outcome{indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE,
-			message: verdict.Say(string(verdict.SubOutOfBoundsNoPOE), "", pe.Error()+"; no proof of existence of the signature within the validity",
+			message: verdict.Say(string(verdict.SubOutOfBoundsNoPOE), "validity", pe.Error()+"; no proof of existence of the signature within the validity",
 				verdict.TextParam("Detail", pe.Error()))}
 	}
 	for _, st := range status {
 		if !st.fresh && !st.noCheck {
 			return outcome{indication: verdict.Indeterminate, sub: verdict.SubTryLater,
-				message: verdict.Say(string(verdict.SubTryLater), "", fmt.Sprintf("no fresh revocation data for certificate %s", subject(certs[st.index])),
-					verdict.TextParam("Subject", certs[st.index].Subject.String()))}
+				message: verdict.Say(string(verdict.SubTryLater), "revocation", fmt.Sprintf("no fresh revocation data for certificate %s", subject(certs[st.index])),
+					verdict.QuotedParam("Subject", certs[st.index].Subject.String()))}
 		}
 	}
 	return outcome{indication: verdict.TotalPassed}
@@ -843,14 +843,14 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		if ls.revoked {
 			warnings = append(warnings, verdict.Say(CodeRevokedAfterPOE, "", fmt.Sprintf("certificate %s was revoked at %s, after the proof of existence of the signature at %s",
 				subject(certs[ls.index]), stamp(ls.revokedAt), stamp(bst)),
-				verdict.TextParam("Subject", certs[ls.index].Subject.String()), verdict.TimeParam("Revoked", ls.revokedAt), verdict.TimeParam("POE", bst)))
+				verdict.QuotedParam("Subject", certs[ls.index].Subject.String()), verdict.TimeParam("Revoked", ls.revokedAt), verdict.TimeParam("POE", bst)))
 		}
 	}
 	for _, c := range certs[:max(len(certs)-1, 1)] {
 		if v.vt.After(c.NotAfter) {
 			warnings = append(warnings, verdict.Say(CodeExpiredAfterPOE, "", fmt.Sprintf("certificate %s expired at %s, after the proof of existence of the signature at %s",
 				subject(c), stamp(c.NotAfter), stamp(bst)),
-				verdict.TextParam("Subject", c.Subject.String()), verdict.TimeParam("Expired", c.NotAfter), verdict.TimeParam("POE", bst)))
+				verdict.QuotedParam("Subject", c.Subject.String()), verdict.TimeParam("Expired", c.NotAfter), verdict.TimeParam("POE", bst)))
 		}
 	}
 	for _, w := range warnings {

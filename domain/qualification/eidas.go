@@ -125,7 +125,7 @@ func (e eidas) at(t time.Time, m moment) (CertQualification, []verdict.Message) 
 		if variant, why := e.inconsistent(x); why != "" {
 			notes = append(notes, verdict.Say(CodeInconsistentService, variant+"-"+m.variant, fmt.Sprintf(
 				"trust service %q (%s list) is left out %s: %s", x.name, x.listing.Territory, when, why),
-				verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), date, verdict.TextParam("Status", x.statusName())))
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), date, verdict.TextParam("Status", x.statusName())))
 			continue
 		}
 		consistent = append(consistent, x)
@@ -142,8 +142,8 @@ func (e eidas) at(t time.Time, m moment) (CertQualification, []verdict.Message) 
 				return CertQualification{NA: true}, append(notes, verdict.Say(CodeConflictingServices, m.variant, fmt.Sprintf(
 					"the trust services listing the signer's CA disagree %s (%q gives %s, %q gives %s): no qualification can be given",
 					when, es[0].name, first, x.name, q), date,
-					verdict.TextParam("Service", es[0].name), verdict.TextParam("Gives", first.String()),
-					verdict.TextParam("Other", x.name), verdict.TextParam("OtherGives", q.String())))
+					verdict.QuotedParam("Service", es[0].name), verdict.TextParam("Gives", first.String()),
+					verdict.QuotedParam("Other", x.name), verdict.TextParam("OtherGives", q.String())))
 			}
 		}
 		// Prefer a granted one for the reasons given.
@@ -252,13 +252,13 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 	if x.typ != trust.TypeCAQC {
 		why = append(why, verdict.Say(CodeServiceNotQualified, "", fmt.Sprintf(
 			"trust service %q (%s list) is of type %s: it does not issue qualified certificates", x.name, x.listing.Territory, x.typeName()),
-			verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Type", x.typeName())))
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Type", x.typeName())))
 		return CertQualification{Type: f.typeFromCertificate(false)}, why
 	}
 	if !x.granted() {
 		why = append(why, verdict.Say(CodeServiceNotGranted, "", fmt.Sprintf(
 			"trust service %q (%s list) was %s since %s, not granted,", x.name, x.listing.Territory, x.statusName(), x.start.UTC().Format(time.DateOnly)),
-			verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Status", x.statusName()),
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Status", x.statusName()),
 			verdict.DateParam("Date", x.start)))
 		return CertQualification{Type: f.typeFromCertificate(false)}, why
 	}
@@ -268,7 +268,7 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 	case caps[qNotQualified]:
 		why = append(why, verdict.Say(CodeNotQualified, "", fmt.Sprintf(
 			"trust service %q (%s list) marks this certificate NotQualified", x.name, x.listing.Territory),
-			verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 	case caps[qQCStatement]:
 		qc = true
 	default:
@@ -301,7 +301,7 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 		case caps[qNoQSCD]:
 			why = append(why, verdict.Say(CodeNotQSCD, "qscd", fmt.Sprintf(
 				"trust service %q (%s list) says the key is not on a qualified signature creation device (QCNoQSCD)", x.name, x.listing.Territory),
-				verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 		default:
 			fromCert = true
 		}
@@ -312,7 +312,7 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 		case caps[qNoSSCD]:
 			why = append(why, verdict.Say(CodeNotQSCD, "sscd", fmt.Sprintf(
 				"trust service %q (%s list) says the key is not on a secure signature creation device (QCNoSSCD)", x.name, x.listing.Territory),
-				verdict.TextParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 		default:
 			fromCert = true
 		}
@@ -334,7 +334,7 @@ func notQCReason(f Facts) (variant, reason string) {
 	case len(f.Legislation) > 0:
 		return "legislation", "its QcCClegislation names " + strings.Join(f.Legislation, ", ") + ", a law other than the EU's"
 	case f.postEIDAS():
-		return "", "no QcCompliance statement"
+		return "compliance", "no QcCompliance statement"
 	}
 	return "policy", "no QcCompliance statement and no qualified certificate policy"
 }

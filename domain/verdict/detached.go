@@ -13,5 +13,5 @@ const CodeDetachedPartNotSigned = "DETACHED_PART_NOT_SIGNED"
 func DetachedPartNotSigned(name string) Message {
 	return Say(CodeDetachedPartNotSigned, "", fmt.Sprintf(
 		"the detached part %q was supplied with the document, but no signature of it covers that part: nothing here says who signed it", name),
-		TextParam("Part", name))
+		QuotedParam("Part", name))
 }

@@ -71,3 +71,11 @@ func (m Message) TemplateID() string {
 	}
 	return m.ID
 }
+
+// QuotedParam is a Text parameter that the English sentence quotes with
+// %q: its value is escaped as %q escapes it, without the quotation marks,
+// which each language writes in its own way ("", „“, « », «»).
+func QuotedParam(name, value string) Param {
+	q := strconv.Quote(value)
+	return TextParam(name, q[1:len(q)-1])
+}

@@ -310,7 +310,7 @@ func qualificationAnnotation(r SignatureReport, td TrustData) []Message {
 	}
 	days := max(td.WithdrawalWindowDays, int((td.EvaluatedAt.Sub(since)+24*time.Hour-1)/(24*time.Hour)))
 	params := []Param{TextParam("Qualification", v), TextParam("Country", list.Territory), TextParam("State", list.State),
-		TextParam("Authenticity", orNone(list.Authenticity)), NumberParam("Days", days)}
+		TextParam("Authenticity", list.Authenticity), NumberParam("Days", days)}
 	if on != nil {
 		params = append(params, *on)
 	}
@@ -345,7 +345,7 @@ func trustAnnotations(r SignatureReport, td TrustData) []Message {
 			return nil
 		}
 		variant, since := "never", "it was never confirmed online"
-		params := []Param{TextParam("Country", l.Territory), TextParam("State", l.State), TextParam("Authenticity", orNone(l.Authenticity))}
+		params := []Param{TextParam("Country", l.Territory), TextParam("State", l.State), TextParam("Authenticity", l.Authenticity)}
 		if l.LastOnlineConfirmation != nil {
 			variant, since = "online", "it was last confirmed online on "+l.LastOnlineConfirmation.UTC().Format(time.RFC3339)
 			params = append(params, TimeParam("Confirmed", *l.LastOnlineConfirmation))
