@@ -155,12 +155,33 @@ func (l Lang) format(p verdict.Param) string {
 	return t.UTC().Format(layout)
 }
 
-// Summary returns s with its messages in l: the codes stay, the
-// sentences change. English returns s as it is.
+// Banner returns the text of the trust banner b in l; English, or a
+// banner made without a template ID, is the domain's own text.
+func (c *Catalog) Banner(l Lang, b verdict.Banner) string {
+	if l == English || b.ID == "" {
+		return b.Text
+	}
+	return c.Message(l, verdict.Message{Message: b.Text, ID: b.ID, Params: b.Params})
+}
+
+// TrustData returns td with its banner in l.
+func (c *Catalog) TrustData(l Lang, td verdict.TrustData) verdict.TrustData {
+	if l == English || td.Banner == nil {
+		return td
+	}
+	b := *td.Banner
+	b.Text = c.Banner(l, b)
+	td.Banner = &b
+	return td
+}
+
+// Summary returns s with its messages and its trust banner in l: the
+// codes stay, the sentences change. English returns s as it is.
 func (c *Catalog) Summary(l Lang, s verdict.ValidationSummary) verdict.ValidationSummary {
 	if l == English {
 		return s
 	}
+	s.TrustData = c.TrustData(l, s.TrustData)
 	s.Signatures = slices.Clone(s.Signatures)
 	for i := range s.Signatures {
 		s.Signatures[i].Errors = c.messages(l, s.Signatures[i].Errors)
