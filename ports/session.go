@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // ErrNoSession is wrapped by a SessionStore's error for a session it does
@@ -31,6 +33,10 @@ type Session struct {
 	// Last is the last document validated in the session, for the report
 	// downloads; nil before the first.
 	Last *Reports
+	// Language is the language the browser chose for the pages ("en",
+	// "de", "fr" or "it"); "" until it chooses one, when its
+	// Accept-Language decides (docs/decisions/0038).
+	Language string
 }
 
 // Reports are the last validated document's reports, rendered when it was
@@ -39,6 +45,9 @@ type Session struct {
 // must hold tens of kilobytes, not the upload's megabytes.
 type Reports struct {
 	DocumentName string
+	// Summary is the document's verdict, which the result page shows
+	// again in another language.
+	Summary verdict.ValidationSummary
 	// Detailed is the detailed report (docs/detailed-report.xsd).
 	Detailed []byte
 	// ETSI is the TS 119 102-2 report; nil for a document without

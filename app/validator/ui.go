@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
@@ -218,7 +219,7 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 // the report downloads serve: both reports are rendered now and kept,
 // the validation itself is not (ports.Reports).
 func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
-	last := ports.Reports{DocumentName: r.Summary.DocumentName}
+	last := ports.Reports{DocumentName: r.Summary.DocumentName, Summary: r.Summary}
 	var err error
 	if last.Detailed, err = r.DetailedReport(); err != nil {
 		return fmt.Errorf("app: detailed report: %w", err)
@@ -231,6 +232,19 @@ func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validatio
 		return nil
 	})
 	return err
+}
+
+// SetLanguage records the language the browser of session sid chose for
+// its pages.
+func (v *Validator) SetLanguage(ctx context.Context, sid string, l catalog.Lang) error {
+	_, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
+		s.Language = string(l)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("app: session language: %w", err)
+	}
+	return nil
 }
 
 // expiry is when s ends if it is used at now: after the idle timeout,

@@ -10,6 +10,7 @@ import (
 	"github.com/go-co-op/gocron/v2"
 	"github.com/jmoiron/sqlx"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/oidc"
 	"github.com/svc-dss/dss/adapters/session"
@@ -31,7 +32,9 @@ type Validator struct {
 	auth *authenticator
 	// sessions and login serve the browser UI (ui.go, login.go).
 	sessions ports.SessionStore
-	login    login
+	// catalog words the verdicts and pages in the languages it speaks.
+	catalog *catalog.Catalog
+	login   login
 }
 
 // An Option changes how New wires the service.
@@ -102,7 +105,11 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth,
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	return &Validator{cfg: cfg, db: db, logger: logger, clock: clock, validation: val, auth: auth, catalog: cat,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
 	}, nil
@@ -160,6 +167,9 @@ func (v *Validator) Config() config.Validator { return v.cfg }
 // through: the API, the browser UI and the commands call it once
 // Authorize let the caller in.
 func (v *Validator) Validation() *validation.Validator { return v.validation }
+
+// Catalog is the message catalogue the API and the pages speak from.
+func (v *Validator) Catalog() *catalog.Catalog { return v.catalog }
 
 // Health reports the roll-up for the probe. The control database, when
 // configured, must answer; an empty trust store fails it only with
