@@ -24,7 +24,9 @@ func (e errInfrastructure) Error() string { return e.err.Error() }
 func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
-// any number of "detached" parts. Every validation result is 200.
+// any number of "detached" parts. Every validation result is 200, its
+// messages in the language Accept-Language prefers (lang.go); the codes
+// are the same in every language.
 func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		doc, err := up.read(c, upload.Guard{})
@@ -38,7 +40,7 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 		if err != nil {
 			return errInfrastructure{err}
 		}
-		return c.JSON(http.StatusOK, res.Summary)
+		return c.JSON(http.StatusOK, a.Catalog().Summary(apiLanguage(c), res.Summary))
 	}
 }
 
