@@ -2,6 +2,8 @@ package validation_test
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +61,5 @@ func TestCorpusMessagesInTheCatalogue(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d message templates seen", len(seen))
+	t.Logf("%d message templates seen: %v", len(seen), slices.Sorted(maps.Keys(seen)))
 }
