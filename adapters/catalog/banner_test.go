@@ -54,11 +54,11 @@ func TestBannersAreTheDomainsSentence(t *testing.T) {
 		{"indeterminate, several", []freshness.List{list("DE", "x", func(l *freshness.List) { l.Authenticity = trust.AuthIndeterminate }),
 			list("CH", "x", func(l *freshness.List) { l.Authenticity = trust.AuthIndeterminate })}},
 		{"not loaded", []freshness.List{list("DE", "x", nil), {Territory: "FR", Framework: trust.EUEIDAS}}},
-		{"expired", []freshness.List{list("DE", "x", cached(31 * day)), list("CH", "x", cached(45 * day))}},
+		{"expired", []freshness.List{list("DE", "x", cached(31*day)), list("CH", "x", cached(45*day))}},
 		{"failing", []freshness.List{list("DE", "x", func(l *freshness.List) { l.ConsecutiveFailures = 3 })}},
 		{"stale, capped", []freshness.List{list("AT", "x", cached(8*day)), list("BE", "x", cached(8*day)), list("BG", "x", cached(8*day)),
 			list("CY", "x", cached(8*day)), list("CZ", "x", cached(8*day)), list("DE", "x", cached(8*day)), list("DK", "x", cached(8*day))}},
-		{"cache only", []freshness.List{list("DE", "x", cached(2 * day))}},
+		{"cache only", []freshness.List{list("DE", "x", cached(2*day))}},
 		{"cache only, never confirmed", []freshness.List{list("DE", "x", cached(0))}},
 	}
 	for _, tt := range tests {
