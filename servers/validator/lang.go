@@ -31,18 +31,19 @@ func apiLanguage(c echo.Context) catalog.Lang {
 
 // pageLanguage is the language of a page for session s (the zero Session
 // before a sign-in): a valid ?lang= first, which the browser keeps (its
-// session, its language cookie); then the session's choice, the cookie's,
-// and the browser's Accept-Language. The page says it in
-// Content-Language and in its html lang.
+// session, its language cookie); then the session's choice, the cookie's
+// (a choice made before the sign-in, which the session then keeps), and
+// the browser's Accept-Language. The page says it in Content-Language and
+// in its html lang.
 func (u *ui) pageLanguage(c echo.Context, s ports.Session) catalog.Lang {
 	l, chosen := u.chosenLanguage(c, s)
 	if chosen {
 		u.lang.set(c, string(l))
-		if s.ID != "" && s.Language != string(l) {
-			if err := u.a.SetLanguage(c.Request().Context(), s.ID, l); err != nil {
-				// The page is still shown in it; the cookie remembers it.
-				u.logger.WarnContext(c.Request().Context(), "ui language not kept in the session", "error", err.Error())
-			}
+	}
+	if fromCookie := !chosen && s.Language == "" && u.lang.read(c) == string(l); s.ID != "" && s.Language != string(l) && (chosen || fromCookie) {
+		if err := u.a.SetLanguage(c.Request().Context(), s.ID, l); err != nil {
+			// The page is still shown in it; the cookie remembers it.
+			u.logger.WarnContext(c.Request().Context(), "ui language not kept in the session", "error", err.Error())
 		}
 	}
 	h := c.Response().Header()

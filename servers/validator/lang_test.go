@@ -227,3 +227,24 @@ func TestValidateCommandLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestUILanguageThroughTheLogin (issue 23): a language chosen on the
+// tenant gateway, before any session, is kept through the provider's
+// login, and the session then remembers it.
+func TestUILanguageThroughTheLogin(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	w := newUIWorld(t, uiOptions{})
+	b := w.browser(t)
+	r := b.getIn("/validate?lang=it", "de")
+	is.Equal(r.status, 200)
+	is.Equal(text(r.body, "page-title"), "Cliente richiesto")
+	is.True(strings.Contains(r.body, `<html lang="it">`))
+	is.True(strings.Contains(element(r.body, "language-fr"), `href="/validate?lang=fr"`))
+	r = b.login(tenantA, alice)
+	is.Equal(r.status, 200)
+	is.Equal(text(r.body, "page-title"), "Convalidare un documento firmato")
+	b.dropLanguageCookie()
+	r = b.getIn("/validate?tenantId="+tenantA, "fr")
+	is.Equal(text(r.body, "page-title"), "Convalidare un documento firmato") // the session keeps it
+}

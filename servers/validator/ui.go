@@ -167,11 +167,6 @@ func (u *ui) form(c echo.Context) error {
 		l := u.pageLanguage(c, ports.Session{})
 		return page.Render(c, http.StatusOK, u.pages["gateway.html"], gatewayPage{base: newBase(u.cat, l, pathValidate, "ui.gateway.title")})
 	}
-	if l, err := catalog.ParseLang(c.QueryParam(langQuery)); err == nil {
-		// A language chosen on the way to the provider is kept for the
-		// pages after it.
-		u.lang.set(c, string(l))
-	}
 	start, err := u.a.BeginLogin(ctx, sid, tenant)
 	if err != nil {
 		return err
@@ -180,8 +175,13 @@ func (u *ui) form(c echo.Context) error {
 		return u.upload(c, start.Session)
 	}
 	// The login in progress stays in the browser until the callback: a
-	// new start replaces it, and the session cookie, if any, is kept.
+	// new start replaces it, and the session cookie, if any, is kept. A
+	// language chosen on the way to the provider is kept for the pages
+	// after it.
 	u.login.set(c, start.Pending)
+	if l, err := catalog.ParseLang(c.QueryParam(langQuery)); err == nil {
+		u.lang.set(c, string(l))
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusFound, start.URL)
 }
