@@ -870,17 +870,26 @@ func detail(code, english string) verdict.Message {
 	return verdict.Say(code, "", english, verdict.TextParam("Detail", english))
 }
 
-// problem is the warning of a reader's finding: its template frames the
-// reader's English text, as Detail (decision 0038).
+// problem is the warning of a reader's finding, in the reader's words
+// when it said them (ades.Say), else framing its English text as Detail
+// (decision 0038).
 func problem(pr ades.Problem) verdict.Message {
+	if pr.ID != "" {
+		return verdict.Message{Code: pr.Code, Message: pr.Message, ID: pr.ID, Params: pr.Params}
+	}
 	return verdict.Say(pr.Code, "", pr.Message, verdict.TextParam("Detail", pr.Message))
 }
 
 // formatFailure is the error of a reader's finding that makes the format
-// invalid.
+// invalid: "format failure", the finding's code and its sentence, whose
+// template is FORMAT_FAILURE's variant of the finding's ID when the
+// reader worded it.
 func formatFailure(pr ades.Problem) verdict.Message {
-	return verdict.Say(string(verdict.SubFormatFailure), "problem", fmt.Sprintf("format failure: %s: %s", pr.Code, pr.Message),
-		verdict.TextParam("Problem", pr.Code), verdict.TextParam("Detail", pr.Message))
+	english := fmt.Sprintf("format failure: %s: %s", pr.Code, pr.Message)
+	if pr.ID != "" {
+		return verdict.Say(string(verdict.SubFormatFailure), pr.ID, english, append([]verdict.Param{verdict.TextParam("Problem", pr.Code)}, pr.Params...)...)
+	}
+	return verdict.Say(string(verdict.SubFormatFailure), "problem", english, verdict.TextParam("Problem", pr.Code), verdict.TextParam("Detail", pr.Message))
 }
 
 func subject(c *x509.Certificate) string {
