@@ -2,9 +2,11 @@ package validation_test
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/svc-dss/dss/adapters/catalog"
@@ -12,19 +14,57 @@ import (
 	"github.com/svc-dss/dss/ports"
 )
 
+// theCatalogue is the message catalogue every validation of these tests
+// is held to (validateReport).
+var theCatalogue = sync.OnceValues(catalog.New)
+
+// catalogued returns the template IDs of sum's messages, and an error
+// for a message whose English template does not render the very
+// sentence the domain wrote, or which another language cannot render
+// with every parameter.
+func catalogued(sum verdict.ValidationSummary) ([]string, error) {
+	c, err := theCatalogue()
+	if err != nil {
+		return nil, err
+	}
+	var ms []verdict.Message
+	for _, s := range sum.Signatures {
+		ms = append(append(ms, s.Errors...), s.Warnings...)
+	}
+	for _, e := range sum.Timestamps {
+		ms = append(append(ms, e.Errors...), e.Warnings...)
+	}
+	var ids []string
+	var errs []error
+	for _, m := range ms {
+		ids = append(ids, m.TemplateID())
+		en, err := c.Render(catalog.English, m)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if en != m.Message {
+			errs = append(errs, fmt.Errorf("%s in English:\n got %q\nwant %q", m.TemplateID(), en, m.Message))
+		}
+		for _, l := range catalog.Langs[1:] {
+			if s, err := c.Render(l, m); err != nil || strings.Contains(s, "<no value>") {
+				errs = append(errs, fmt.Errorf("%s in %s: %q, %v", m.TemplateID(), l, s, err))
+			}
+		}
+	}
+	return ids, errors.Join(errs...)
+}
+
 // TestCorpusMessagesInTheCatalogue: every error and warning the
 // validator gives on the real-world corpus (the cases TestCorpusVerdicts
-// pins) has its template in the catalogue, whose English renders the
-// very sentence the domain wrote, and which renders in German, French
-// and Italian with every parameter filled.
+// pins) is said by the catalogue as the domain wrote it in English, and
+// in German, French and Italian with every parameter filled. Every
+// validation of these tests is held to the same (validateReport); this
+// one names the templates the corpus reaches.
 func TestCorpusMessagesInTheCatalogue(t *testing.T) {
 	cases := conformanceCases(t)
 	if len(cases) == 0 {
 		t.Fatal("MANIFEST.tsv lists no case of the conformance formats")
-	}
-	c, err := catalog.New()
-	if err != nil {
-		t.Fatal(err)
 	}
 	v := conformanceValidator(t)
 	seen := map[string]bool{}
@@ -36,29 +76,12 @@ func TestCorpusMessagesInTheCatalogue(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cs.ID, err)
 		}
-		var ms []verdict.Message
-		for _, s := range r.Summary.Signatures {
-			ms = append(append(ms, s.Errors...), s.Warnings...)
+		ids, err := catalogued(r.Summary)
+		if err != nil {
+			t.Errorf("%s: %v", cs.ID, err)
 		}
-		for _, e := range r.Summary.Timestamps {
-			ms = append(append(ms, e.Errors...), e.Warnings...)
-		}
-		for _, m := range ms {
-			seen[m.TemplateID()] = true
-			en, err := c.Render(catalog.English, m)
-			if err != nil {
-				t.Errorf("%s: %s: %v", cs.ID, m.TemplateID(), err)
-				continue
-			}
-			if en != m.Message {
-				t.Errorf("%s: %s in English:\n got %q\nwant %q", cs.ID, m.TemplateID(), en, m.Message)
-			}
-			for _, l := range catalog.Langs[1:] {
-				s, err := c.Render(l, m)
-				if err != nil || strings.Contains(s, "<no value>") {
-					t.Errorf("%s: %s in %s: %q, %v", cs.ID, m.TemplateID(), l, s, err)
-				}
-			}
+		for _, id := range ids {
+			seen[id] = true
 		}
 	}
 	t.Logf("%d message templates seen: %v", len(seen), slices.Sorted(maps.Keys(seen)))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svc-dss/dss/domain/ades"
@@ -182,7 +183,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	// proof of existence (constraints.go).
 	uses := v.timestampUses(ts)
 	if sub, msg := acceptableAt(uses, control); sub != "" {
-		return fail(tsCrypto, verdict.Indeterminate, sub, invalid, "crypto", msg+"; it gives no proof of existence", verdict.TextParam("Detail", msg))
+		return fail(tsCrypto, verdict.Indeterminate, sub, invalid, "crypto-"+strings.TrimPrefix(msg.ID, msg.Code+"."), msg.Message+"; it gives no proof of existence", msg.Params...)
 	}
 	add(tsCrypto, OK, "", "%s", describeUses(uses))
 	switch {
@@ -225,9 +226,9 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 		add(tsValid, OK, "", "the path ending at %s is valid at %s", anchorName(p.Anchor), stamp(control))
 		// The TSA's service must be approved when it produced the token
 		// (decision 0018).
-		if msg, refused := anchorRefused(p.Anchor, ts.GenTime); refused {
+		if msg, params, refused := anchorRefused(p.Anchor, ts.GenTime); refused {
 			last, lastCode, lastSub = msg, CodeTimestampNotTrusted, verdict.SubNoCertificateChainFound
-			lastVariant, lastParams = "anchor", []verdict.Param{verdict.TextParam("Detail", msg)}
+			lastVariant, lastParams = "anchor", params
 			add(checkAnchorStatus, NotOK, lastCode, "%s", msg)
 			continue
 		}

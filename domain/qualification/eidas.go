@@ -153,8 +153,12 @@ func (e eidas) at(t time.Time, m moment) (CertQualification, []verdict.Message) 
 	}
 	q, why := e.with(es[0])
 	for _, w := range why {
-		w.Message = w.Message + " " + when
-		notes = append(notes, w)
+		// The reason, said at m: its sentence's variant with m's.
+		variant := strings.TrimPrefix(strings.TrimPrefix(w.ID, w.Code), ".")
+		if variant != "" {
+			variant += "-"
+		}
+		notes = append(notes, verdict.Say(w.Code, variant+m.variant, w.Message+" "+when, append(slices.Clone(w.Params), verdict.DateParam("At", t))...))
 	}
 	return q, notes
 }
