@@ -1,17 +1,18 @@
 package validator
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/x509"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
-	"golang.org/x/text/language"
-
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/hsm"
 	"github.com/svc-dss/dss/adapters/keystore"
@@ -83,10 +84,12 @@ func sealKey(ctx context.Context, rs config.ReportSeal) (crypto.Signer, []*x509.
 // Sealed reports whether a report seal is configured.
 func (v *Validator) Sealed() bool { return v.seal != nil }
 
-// ReportPDF returns the PDF report of sum in lang, sealed when a report
-// seal is configured; unsealed, it says so on its first page.
-func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary, lang language.Tag) ([]byte, error) {
-	o := reportpdf.Options{Language: lang}
+// ReportPDF returns the PDF report of sum in lang, its messages in that
+// language, sealed when a report seal is configured; unsealed, it says
+// so on its first page.
+func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary, lang catalog.Lang) ([]byte, error) {
+	sum = v.catalog.Summary(lang, sum)
+	o := reportpdf.Options{Language: lang.Tag()}
 	if v.seal != nil {
 		o.SealedBy = v.seal.Subject()
 	}
@@ -105,12 +108,33 @@ func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary
 }
 
 // KeptReportPDF is ReportPDF of the verdict a session kept (KeepValidation).
-func (v *Validator) KeptReportPDF(ctx context.Context, last *ports.Reports, lang language.Tag) ([]byte, error) {
-	var sum verdict.ValidationSummary
-	if err := json.Unmarshal(last.Summary, &sum); err != nil {
-		return nil, fmt.Errorf("app: the session's verdict: %w", err)
+func (v *Validator) KeptReportPDF(ctx context.Context, last *ports.Reports, lang catalog.Lang) ([]byte, error) {
+	sum, err := KeptSummary(last)
+	if err != nil {
+		return nil, err
 	}
 	return v.ReportPDF(ctx, sum, lang)
+}
+
+// KeptSummary is the verdict a session kept (KeepValidation).
+func KeptSummary(last *ports.Reports) (verdict.ValidationSummary, error) {
+	var sum verdict.ValidationSummary
+	if err := gob.NewDecoder(bytes.NewReader(last.Summary)).Decode(&sum); err != nil {
+		return verdict.ValidationSummary{}, fmt.Errorf("app: the session's verdict: %w", err)
+	}
+	return sum, nil
+}
+
+// keptSummary encodes sum for a session. gob rather than the API's JSON:
+// it keeps what the JSON leaves out, each message's template ID and
+// parameters, so that the result page and the PDF report can be worded
+// again in another language.
+func keptSummary(sum verdict.ValidationSummary) ([]byte, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(sum); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // Token returns the Signature Validation Token (RFC 9321) of val: a

@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
@@ -223,7 +223,7 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
 	last := ports.Reports{DocumentName: r.Summary.DocumentName}
 	var err error
-	if last.Summary, err = json.Marshal(r.Summary); err != nil {
+	if last.Summary, err = keptSummary(r.Summary); err != nil {
 		return fmt.Errorf("app: verdict: %w", err)
 	}
 	if last.Detailed, err = r.DetailedReport(); err != nil {
@@ -242,6 +242,19 @@ func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validatio
 		return nil
 	})
 	return err
+}
+
+// SetLanguage records the language the browser of session sid chose for
+// its pages.
+func (v *Validator) SetLanguage(ctx context.Context, sid string, l catalog.Lang) error {
+	_, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
+		s.Language = string(l)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("app: session language: %w", err)
+	}
+	return nil
 }
 
 // expiry is when s ends if it is used at now: after the idle timeout,

@@ -10,6 +10,7 @@ import (
 	"github.com/go-co-op/gocron/v2"
 	"github.com/jmoiron/sqlx"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
@@ -37,6 +38,8 @@ type Validator struct {
 	metrics *metrics.Validator
 	// seal signs the PDF reports and tokens; nil when none is configured.
 	seal ports.ReportSeal
+	// catalog words the verdicts and pages in the languages it speaks.
+	catalog *catalog.Catalog
 }
 
 // An Option changes how New wires the service.
@@ -112,7 +115,11 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth, catalog: cat,
 		sessions: session.New(cfg.Session.MaxSessions, clock),
 		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
 		seal:     rs,
@@ -179,6 +186,9 @@ func (v *Validator) Config() config.Validator { return v.cfg }
 // through: the API, the browser UI and the commands call it once
 // Authorize let the caller in.
 func (v *Validator) Validation() *validation.Validator { return v.validation }
+
+// Catalog is the message catalogue the API and the pages speak from.
+func (v *Validator) Catalog() *catalog.Catalog { return v.catalog }
 
 // Health reports the roll-up for the probe. The control database, when
 // configured, must answer; an empty trust store fails it only with

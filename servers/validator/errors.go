@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -161,14 +162,64 @@ func wantsPage(r *http.Request) bool {
 // request id, and a way on: back to the upload form when the session is
 // fine, else to the start. It has no trust banner and no account (§3,
 // §7).
+// The page is in the browser's language: its title, the way on and, for
+// the errors of this service's own words, the detail; a detail made of
+// another's words (a reader's reason an upload is unreadable) stays as
+// the problem gives it.
 func (u *ui) renderError(c echo.Context, err error, p problem.Problem) error {
-	data := errorPage{
-		base:   base{Title: p.Title, Product: product},
-		Status: p.Status, Detail: p.Detail, RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
-		Next: pathValidate, NextLabel: "Start again",
+	s := sessionOf(c)
+	b := newBase(u.cat, u.pageLanguage(c, s), "", "ui.error.status."+strconv.Itoa(p.Status))
+	if _, ok := u.cat.Template(b.Lang, "ui.error.status."+strconv.Itoa(p.Status)); !ok {
+		b.Title = p.Title
 	}
-	if s := sessionOf(c); s.Tenant != "" && !errors.Is(err, validator.ErrForbidden) {
-		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, "Back to the upload form"
+	data := errorPage{
+		base:   b,
+		Status: p.Status, Detail: pageDetail(b, err, p), RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
+		Next: pathValidate, NextLabel: b.T("ui.error.start-again"),
+	}
+	if s.Tenant != "" && !errors.Is(err, validator.ErrForbidden) {
+		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, b.T("ui.error.back")
+	}
+	// The language menu shows this page again where a GET can, else
+	// leads on.
+	data.Here = data.Next
+	if r := c.Request(); r.Method == http.MethodGet && uiPath(r.URL.Path) && r.URL.Path != validator.LoginCallbackPath {
+		q := r.URL.Query()
+		q.Del(langQuery)
+		data.Here = r.URL.Path
+		if len(q) > 0 {
+			data.Here += "?" + q.Encode()
+		}
 	}
 	return page.Render(c, p.Status, u.pages["error.html"], data)
+}
+
+// pageDetail is p's detail in the page's language when this service
+// worded it (uiProblem, problemFor), else p's own.
+func pageDetail(b base, err error, p problem.Problem) string {
+	if _, ok := errors.AsType[*validation.PanicError](err); ok {
+		return b.T("ui.error.panic")
+	}
+	if _, ok := errors.AsType[errInfrastructure](err); ok {
+		return b.T("ui.error.infrastructure")
+	}
+	for _, e := range []struct {
+		target error
+		id     string
+	}{
+		{errCSRF, "ui.error.csrf"},
+		{errNoReport, "ui.error.no-report"},
+		{errNoSignature, "ui.error.no-signature"},
+		{ports.ErrNoSession, "ui.error.no-session"},
+		{validator.ErrUnknownTenant, "ui.error.unknown-tenant"},
+		{validator.ErrLoginState, "ui.error.login-state"},
+		{validator.ErrUnauthenticated, "ui.error.unauthenticated"},
+		{validator.ErrForbidden, "ui.error.forbidden"},
+		{validator.ErrAuthUnavailable, "ui.error.auth-unavailable"},
+	} {
+		if errors.Is(err, e.target) {
+			return b.T(e.id, "Detail", refusalDetail(err))
+		}
+	}
+	return p.Detail
 }

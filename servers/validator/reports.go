@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
 	"github.com/svc-dss/dss/ports"
 )
@@ -51,7 +50,7 @@ func (u *ui) downloadPDF(c echo.Context) error {
 	if s.Last == nil {
 		return errNoReport
 	}
-	pdf, err := u.a.KeptReportPDF(c.Request().Context(), s.Last, language.English)
+	pdf, err := u.a.KeptReportPDF(c.Request().Context(), s.Last, u.pageLanguage(c, s))
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
@@ -28,9 +27,10 @@ func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
 // any number of "detached" parts. Every validation result is 200: the
-// JSON summary, or what Accept asks for instead (answerAs). Each upload
-// that arrives is validated through the application, which logs its
-// audit record.
+// JSON summary, or what Accept asks for instead (answerAs), its messages
+// in the language Accept-Language prefers (lang.go); the codes are the
+// same in every language. Each upload that arrives is validated through
+// the application, which logs its audit record.
 func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		doc, err := up.read(c, upload.Guard{})
@@ -45,9 +45,10 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 		if err != nil {
 			return errInfrastructure{err}
 		}
+		lang := apiLanguage(c)
 		switch answerAs(c.Request().Header.Get(echo.HeaderAccept)) {
 		case mimePDF:
-			pdf, err := a.ReportPDF(c.Request().Context(), res.Summary, language.English)
+			pdf, err := a.ReportPDF(c.Request().Context(), res.Summary, lang)
 			if err != nil {
 				return err
 			}
@@ -59,7 +60,7 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 			}
 			return attachment(c, mimeJWT, reportFileName(res.Summary.DocumentName, "svt", "jwt"), token)
 		}
-		return c.JSON(http.StatusOK, res.Summary)
+		return c.JSON(http.StatusOK, a.Catalog().Summary(lang, res.Summary))
 	}
 }
 
