@@ -125,10 +125,25 @@ func TestContractCatchesAChangedField(t *testing.T) {
 	}{
 		{"unchanged", func(sum, sig map[string]any) {}},
 		{"summary field renamed", func(sum, sig map[string]any) { sum["isValid"] = sum["valid"]; delete(sum, "valid") }},
-		{"signature field added", func(sum, sig map[string]any) { sig["signedBy"] = "CN=Test Signer" }},
+		{"signature field added", func(sum, sig map[string]any) { sig["signer"] = "CN=Test Signer" }},
 		{"signature field dropped", func(sum, sig map[string]any) { delete(sig, "anchorCountry") }},
 		{"indication not of the enumeration", func(sum, sig map[string]any) { sig["indication"] = "PASSED_TOTALLY" }},
 		{"trust data field of another type", func(sum, sig map[string]any) { sum["trustData"].(map[string]any)["current"] = "yes" }},
+		{"summary sentence dropped", func(sum, sig map[string]any) { delete(sum, "summary") }},
+		{"signer as a string", func(sum, sig map[string]any) { sig["signedBy"] = "CN=Test Signer" }},
+		{"signer kind not of the enumeration", func(sum, sig map[string]any) { sig["signedBy"].(map[string]any)["kind"] = "legal-person" }},
+		{"signing time not a date-time", func(sum, sig map[string]any) { sig["signingTime"] = "yesterday" }},
+		{"scope kind not of the enumeration", func(sum, sig map[string]any) { sig["signatureScope"].([]any)[0].(map[string]any)["kind"] = "WHOLE" }},
+		{"chain certificate field dropped", func(sum, sig map[string]any) {
+			delete(sig["certificateChain"].([]any)[0].(map[string]any), "revocation")
+		}},
+		{"revocation source not of the enumeration", func(sum, sig map[string]any) {
+			sig["certificateChain"].([]any)[0].(map[string]any)["revocation"].(map[string]any)["source"] = "LDAP"
+		}},
+		{"snapshot dropped", func(sum, sig map[string]any) { delete(sum["trustData"].(map[string]any), "snapshot") }},
+		{"snapshot list field added", func(sum, sig map[string]any) {
+			sum["trustData"].(map[string]any)["snapshot"].(map[string]any)["lists"].([]any)[0].(map[string]any)["url"] = "http://lists.example/tl.xml"
+		}},
 		{"time-stamp field added", func(sum, sig map[string]any) {
 			sig["timestamps"].([]any)[0].(map[string]any)["tsa"] = "CN=Test TSA"
 		}},

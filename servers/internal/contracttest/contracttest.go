@@ -31,7 +31,8 @@ type Contract struct {
 // valid. Request bodies are decoded by their media type (JSON,
 // multipart), and properties a schema does not declare are errors, so
 // that a field added to, renamed in or removed from a response without
-// the document fails. Security schemes are not enforced here: the
+// the document fails. Formats are asserted: a date-time or a uuid that
+// is not one is an error too. Security schemes are not enforced here: the
 // servers' authentication tests hold them, and under permit-all no
 // header is read.
 func Load(t testing.TB, path string) *Contract {
@@ -44,7 +45,7 @@ func Load(t testing.TB, path string) *Contract {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	v, errs := validator.NewValidator(doc, config.WithStandardBodyDecoders(), config.WithoutSecurityValidation(), config.WithStrictMode(),
+	v, errs := validator.NewValidator(doc, config.WithStandardBodyDecoders(), config.WithoutSecurityValidation(), config.WithStrictMode(), config.WithFormatAssertions(),
 		// Headers the document does not describe (transport, caching,
 		// the security headers every page gets) are not the contract.
 		config.WithStrictIgnorePaths("$.headers.*"))
