@@ -239,11 +239,13 @@ func TestContractOfTheSamples(t *testing.T) {
 }
 
 // TestContractOfRefusals: a call without a token, with a refused one, or
-// of a tenant without the license answers as the document says.
+// of a tenant without the license answers as the document says, and so
+// does a scrape of the metrics without their token, with a wrong one or
+// with it.
 func TestContractOfRefusals(t *testing.T) {
 	t.Parallel()
 	c := contracttest.Load(t, contractPath)
-	w := newAuthWorld(t)
+	w := newAuthWorld(t, "SVC_DSS_VALIDATOR_METRICS_TOKEN="+metricsTokenForTests)
 	tests := []struct {
 		name, method, path, auth string
 		status                   int
@@ -254,6 +256,10 @@ func TestContractOfRefusals(t *testing.T) {
 		{"tenant without the license", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.c, tenantC), 403},
 		{"licensed tenant", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.a, tenantA), 200},
 		{"licensed tenant, unreadable upload", http.MethodPost, "/api/validate", "Bearer " + w.token(t, w.a, tenantA), 400},
+		{"metrics without a token", http.MethodGet, "/actuator/prometheus", "", 401},
+		{"metrics with a wrong token", http.MethodGet, "/actuator/prometheus", "Bearer " + strings.Repeat("x", 32), 401},
+		{"metrics with a tenant's token", http.MethodGet, "/actuator/prometheus", "Bearer " + w.token(t, w.a, tenantA), 401},
+		{"metrics with their token", http.MethodGet, "/actuator/prometheus", "Bearer " + metricsTokenForTests, 200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

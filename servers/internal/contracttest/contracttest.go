@@ -34,8 +34,9 @@ type Contract struct {
 // multipart), and properties a schema does not declare are errors, so
 // that a field added to, renamed in or removed from a response without
 // the document fails. Formats are asserted: a date-time or a uuid that
-// is not one is an error too. The reports besides JSON, a PDF and a
-// JWT, are read as strings, so that their schemas' patterns hold them;
+// is not one is an error too. The bodies besides JSON and text, a PDF,
+// a JWT and metrics in the protobuf format, are read as strings, so that
+// their schemas' patterns hold them;
 // a media type the document declares that no decoder reads is an error,
 // not a body left unchecked. Security schemes are not enforced here: the
 // servers' authentication tests hold them, and under permit-all no
@@ -56,6 +57,7 @@ func Load(t testing.TB, path string) *Contract {
 		config.WithStrictIgnorePaths("$.headers.*"),
 		config.WithBodyDecoder("application/pdf", content.BinaryDecoder()),
 		config.WithBodyDecoder("application/jwt", content.TextDecoder()),
+		config.WithBodyDecoder("application/vnd.google.protobuf", content.BinaryDecoder()),
 		config.WithRejectUnsupportedBodyContent())
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", path, errs)
