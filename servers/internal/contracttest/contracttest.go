@@ -34,13 +34,12 @@ type Contract struct {
 // multipart), and properties a schema does not declare are errors, so
 // that a field added to, renamed in or removed from a response without
 // the document fails. Formats are asserted: a date-time or a uuid that
-// is not one is an error too. The bodies besides JSON and text, a PDF,
-// a JWT and metrics in the protobuf format, are read as strings, so that
-// their schemas' patterns hold them;
-// a media type the document declares that no decoder reads is an error,
-// not a body left unchecked. Security schemes are not enforced here: the
-// servers' authentication tests hold them, and under permit-all no
-// header is read.
+// is not one is an error too. The bodies besides JSON and text (a PDF,
+// a JWT, metrics in the protobuf format) are read as strings, so that
+// their schemas' patterns hold them; a media type the document declares
+// that no decoder reads is an error, not a body left unchecked. Security
+// schemes are not enforced here: the servers' authentication tests hold
+// them, and under permit-all no header is read.
 func Load(t testing.TB, path string) *Contract {
 	t.Helper()
 	spec, err := os.ReadFile(path)
