@@ -31,11 +31,12 @@ func signRequest(t *testing.T, url, auth string, body []byte) *http.Request {
 
 // TestContract: sign-ska's real answers, its signatures and each kind of
 // refusal, keep docs/signing-api.yaml, and so do the requests a proxy
-// sends by it.
+// sends by it, the health probe and the metrics, scraped with their
+// token and refused without it.
 func TestContract(t *testing.T) {
 	t.Parallel()
 	c := contracttest.Load(t, contractPath)
-	w := newSignWorld(t)
+	w := newSignWorld(t, "SVC_DSS_SIGNER_METRICS_TOKEN="+metricsTokenForTests)
 	bare := start(t, "SVC_DSS_SECURITY_MAX_REQUEST_BYTES=1024") // no control database
 	d256 := digest(crypto.SHA256, "one")
 	signed := func(p proxy, b []byte) string { return "Bearer " + p.token(t, b, nil) }
@@ -83,7 +84,39 @@ func TestContract(t *testing.T) {
 			is.Equal(res.StatusCode, 200)
 		})
 	}
+	scrapes := []struct {
+		name, url, auth, accept string
+		status                  int
+		contentType             string
+	}{
+		{"metrics without a token", w.url, "", "", 401, "application/problem+json"},
+		{"metrics with a wrong token", w.url, "Bearer " + strings.Repeat("0", 32), "", 401, "application/problem+json"},
+		{"metrics with a proxy's token", w.url, signed(w.a, ecdsa), "", 401, "application/problem+json"},
+		{"metrics, none configured", bare.URL, "Bearer " + metricsTokenForTests, "", 401, "application/problem+json"},
+		{"metrics with their token", w.url, "Bearer " + metricsTokenForTests, "", 200, "text/plain; version=0.0.4; charset=utf-8; escaping=underscores"},
+		{"metrics in the protobuf format", w.url, "Bearer " + metricsTokenForTests, protobufMetrics, 200,
+			"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited; escaping=underscores"},
+	}
+	for _, tt := range scrapes {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			req, _ := http.NewRequest(http.MethodGet, tt.url+"/actuator/prometheus", nil)
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			if tt.accept != "" {
+				req.Header.Set("Accept", tt.accept)
+			}
+			res, _ := c.Do(t, req, true)
+			is.Equal(res.StatusCode, tt.status)
+			is.Equal(res.Header.Get("Content-Type"), tt.contentType)
+		})
+	}
 }
+
+// protobufMetrics is the Accept header of a Prometheus server that asks
+// for the protobuf exposition format (native histograms).
+const protobufMetrics = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"
 
 // TestContractCatchesAChangedField: a field renamed, added or of another
 // type in a real signature answer, without the document changing,

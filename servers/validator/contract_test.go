@@ -13,6 +13,9 @@ import (
 
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/fixtures/xades"
 	"github.com/svc-dss/dss/servers/internal/contracttest"
 )
 
@@ -57,6 +60,11 @@ func TestContract(t *testing.T) {
 		}
 		return sig
 	}
+	counterSigned, err := xades.Sign([]byte("<contract>signed and counter-signed</contract>"), xades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC,
+		Level: xades.B, SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second), CounterSigner: srv.PKI.SignerECDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
 	get := func(path string) func() *http.Request {
 		return func() *http.Request {
 			req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
@@ -80,6 +88,7 @@ func TestContract(t *testing.T) {
 		{"detached without its content", upload(part{"file", "contract.p7s", sign(cades.B, true, 0)}), 200, false},
 		{"tampered", upload(part{"file", "contract.p7m", sign(cades.B, false, cades.TamperedContent)}), 200, false},
 		{"a part no signature covers", upload(part{"file", "contract.p7m", sign(cades.B, false, 0)}, part{"detached", "other.txt", []byte("other")}), 200, false},
+		{"XAdES counter-signed", upload(part{"file", "contract.xml", counterSigned}), 200, false},
 		{"not a signature", upload(part{"file", "hello.txt", []byte("hello, world")}), 400, false},
 		{"empty file", upload(part{"file", "empty.p7m", nil}), 400, false},
 		{"no file part", upload(part{"detached", "contract.txt", content}), 400, true},
@@ -99,6 +108,48 @@ func TestContract(t *testing.T) {
 			req.Header.Set("X-Request-Id", "contract-test")
 			res, _ := c.Do(t, req, !tt.malformed)
 			is.Equal(res.StatusCode, tt.status)
+		})
+	}
+}
+
+// TestContractOfTheReports: the answers Accept chooses, the PDF report
+// and the Signature Validation Token, keep docs/validate-api.yaml with
+// and without a report seal, and so do their refusals: a token without
+// a seal (406), a token of a document without signatures (422).
+func TestContractOfTheReports(t *testing.T) {
+	t.Parallel()
+	c := contracttest.Load(t, contractPath)
+	unsealedPKI, unsealed := signedWorld(t)
+	seal := pki.Start(t)
+	sealedPKI, sealed := signedWorld(t, sealEnv(t, seal.PKI.SignerECDSAQC, "")...)
+	unsigned := pades.New(1).Bytes()
+	tests := []struct {
+		name        string
+		url         string
+		file        string
+		data        []byte
+		accept      string
+		status      int
+		contentType string
+	}{
+		{"PDF report, unsealed", unsealed.URL, "contract.p7m", signedContract(t, unsealedPKI), "application/pdf", 200, "application/pdf"},
+		{"PDF report, sealed", sealed.URL, "contract.p7m", signedContract(t, sealedPKI), "application/pdf", 200, "application/pdf"},
+		{"PDF report of a name beyond ASCII", sealed.URL, "Prüfbericht.p7m", signedContract(t, sealedPKI), "application/pdf", 200, "application/pdf"},
+		{"PDF report of a document without signatures", sealed.URL, "unsigned.pdf", unsigned, "application/pdf", 200, "application/pdf"},
+		{"token", sealed.URL, "contract.p7m", signedContract(t, sealedPKI), "application/jwt", 200, "application/jwt"},
+		{"token preferred by quality", sealed.URL, "contract.p7m", signedContract(t, sealedPKI), "application/json;q=0.5, application/jwt", 200, "application/jwt"},
+		{"token without a seal", unsealed.URL, "contract.p7m", signedContract(t, unsealedPKI), "application/jwt", 406, "application/problem+json"},
+		{"token of a document without signatures", sealed.URL, "unsigned.pdf", unsigned, "application/jwt", 422, "application/problem+json"},
+		{"JSON when the token is refused by q=0", sealed.URL, "contract.p7m", signedContract(t, sealedPKI), "application/jwt;q=0", 200, "application/json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			req := uploadRequest(t, tt.url, []part{{"file", tt.file, tt.data}})
+			req.Header.Set("Accept", tt.accept)
+			res, _ := c.Do(t, req, true)
+			is.Equal(res.StatusCode, tt.status)
+			is.Equal(res.Header.Get("Content-Type"), tt.contentType)
 		})
 	}
 }
@@ -125,10 +176,25 @@ func TestContractCatchesAChangedField(t *testing.T) {
 	}{
 		{"unchanged", func(sum, sig map[string]any) {}},
 		{"summary field renamed", func(sum, sig map[string]any) { sum["isValid"] = sum["valid"]; delete(sum, "valid") }},
-		{"signature field added", func(sum, sig map[string]any) { sig["signedBy"] = "CN=Test Signer" }},
+		{"signature field added", func(sum, sig map[string]any) { sig["signer"] = "CN=Test Signer" }},
 		{"signature field dropped", func(sum, sig map[string]any) { delete(sig, "anchorCountry") }},
 		{"indication not of the enumeration", func(sum, sig map[string]any) { sig["indication"] = "PASSED_TOTALLY" }},
 		{"trust data field of another type", func(sum, sig map[string]any) { sum["trustData"].(map[string]any)["current"] = "yes" }},
+		{"summary sentence dropped", func(sum, sig map[string]any) { delete(sum, "summary") }},
+		{"signer as a string", func(sum, sig map[string]any) { sig["signedBy"] = "CN=Test Signer" }},
+		{"signer kind not of the enumeration", func(sum, sig map[string]any) { sig["signedBy"].(map[string]any)["kind"] = "legal-person" }},
+		{"signing time not a date-time", func(sum, sig map[string]any) { sig["signingTime"] = "yesterday" }},
+		{"scope kind not of the enumeration", func(sum, sig map[string]any) { sig["signatureScope"].([]any)[0].(map[string]any)["kind"] = "WHOLE" }},
+		{"chain certificate field dropped", func(sum, sig map[string]any) {
+			delete(sig["certificateChain"].([]any)[0].(map[string]any), "revocation")
+		}},
+		{"revocation source not of the enumeration", func(sum, sig map[string]any) {
+			sig["certificateChain"].([]any)[0].(map[string]any)["revocation"].(map[string]any)["source"] = "LDAP"
+		}},
+		{"snapshot dropped", func(sum, sig map[string]any) { delete(sum["trustData"].(map[string]any), "snapshot") }},
+		{"snapshot list field added", func(sum, sig map[string]any) {
+			sum["trustData"].(map[string]any)["snapshot"].(map[string]any)["lists"].([]any)[0].(map[string]any)["url"] = "http://lists.example/tl.xml"
+		}},
 		{"time-stamp field added", func(sum, sig map[string]any) {
 			sig["timestamps"].([]any)[0].(map[string]any)["tsa"] = "CN=Test TSA"
 		}},
@@ -173,11 +239,13 @@ func TestContractOfTheSamples(t *testing.T) {
 }
 
 // TestContractOfRefusals: a call without a token, with a refused one, or
-// of a tenant without the license answers as the document says.
+// of a tenant without the license answers as the document says, and so
+// does a scrape of the metrics without their token, with a wrong one or
+// with it.
 func TestContractOfRefusals(t *testing.T) {
 	t.Parallel()
 	c := contracttest.Load(t, contractPath)
-	w := newAuthWorld(t)
+	w := newAuthWorld(t, "SVC_DSS_VALIDATOR_METRICS_TOKEN="+metricsTokenForTests)
 	tests := []struct {
 		name, method, path, auth string
 		status                   int
@@ -188,6 +256,10 @@ func TestContractOfRefusals(t *testing.T) {
 		{"tenant without the license", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.c, tenantC), 403},
 		{"licensed tenant", http.MethodGet, "/api/trust-status", "Bearer " + w.token(t, w.a, tenantA), 200},
 		{"licensed tenant, unreadable upload", http.MethodPost, "/api/validate", "Bearer " + w.token(t, w.a, tenantA), 400},
+		{"metrics without a token", http.MethodGet, "/actuator/prometheus", "", 401},
+		{"metrics with a wrong token", http.MethodGet, "/actuator/prometheus", "Bearer " + strings.Repeat("x", 32), 401},
+		{"metrics with a tenant's token", http.MethodGet, "/actuator/prometheus", "Bearer " + w.token(t, w.a, tenantA), 401},
+		{"metrics with their token", http.MethodGet, "/actuator/prometheus", "Bearer " + metricsTokenForTests, 200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,10 +15,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
+	"github.com/pb33f/libopenapi-validator/content"
 	verrors "github.com/pb33f/libopenapi-validator/errors"
 )
 
@@ -31,9 +33,13 @@ type Contract struct {
 // valid. Request bodies are decoded by their media type (JSON,
 // multipart), and properties a schema does not declare are errors, so
 // that a field added to, renamed in or removed from a response without
-// the document fails. Security schemes are not enforced here: the
-// servers' authentication tests hold them, and under permit-all no
-// header is read.
+// the document fails. Formats are asserted: a date-time or a uuid that
+// is not one is an error too. The bodies besides JSON and text (a PDF,
+// a JWT, metrics in the protobuf format) are read as strings, so that
+// their schemas' patterns hold them; a media type the document declares
+// that no decoder reads is an error, not a body left unchecked. Security
+// schemes are not enforced here: the servers' authentication tests hold
+// them, and under permit-all no header is read.
 func Load(t testing.TB, path string) *Contract {
 	t.Helper()
 	spec, err := os.ReadFile(path)
@@ -44,10 +50,14 @@ func Load(t testing.TB, path string) *Contract {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	v, errs := validator.NewValidator(doc, config.WithStandardBodyDecoders(), config.WithoutSecurityValidation(), config.WithStrictMode(),
+	v, errs := validator.NewValidator(doc, config.WithStandardBodyDecoders(), config.WithoutSecurityValidation(), config.WithStrictMode(), config.WithFormatAssertions(),
 		// Headers the document does not describe (transport, caching,
 		// the security headers every page gets) are not the contract.
-		config.WithStrictIgnorePaths("$.headers.*"))
+		config.WithStrictIgnorePaths("$.headers.*"),
+		config.WithBodyDecoder("application/pdf", content.BinaryDecoder()),
+		config.WithBodyDecoder("application/jwt", content.TextDecoder()),
+		config.WithBodyDecoder("application/vnd.google.protobuf", content.BinaryDecoder()),
+		config.WithRejectUnsupportedBodyContent())
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", path, errs)
 	}
@@ -89,7 +99,7 @@ func (c *Contract) Do(t testing.TB, req *http.Request, checkRequest bool) (*http
 		}
 	}
 	if msg := c.Response(req, res.StatusCode, res.Header, got); msg != "" {
-		t.Errorf("%s %s: the response %d breaks the contract:\n%s\nbody: %s", req.Method, req.URL.Path, res.StatusCode, msg, got)
+		t.Errorf("%s %s: the response %d breaks the contract:\n%s\nbody: %s", req.Method, req.URL.Path, res.StatusCode, msg, printable(got))
 	}
 	return res, got
 }
@@ -102,6 +112,15 @@ func (c *Contract) Response(req *http.Request, status int, header http.Header, b
 		return describe(errs)
 	}
 	return ""
+}
+
+// printable is body for a failure message: itself when it is text, else
+// its length (a PDF report).
+func printable(body []byte) string {
+	if !utf8.Valid(body) {
+		return fmt.Sprintf("(%d bytes, not UTF-8)", len(body))
+	}
+	return string(body)
 }
 
 // describe writes validation errors one per line; each names the
