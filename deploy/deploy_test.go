@@ -2,9 +2,17 @@ package deploy
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	appsv1 "k8s.io/api/apps/v1"
@@ -643,4 +652,59 @@ func TestImagesBuildProductionPrograms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStaticValidatorRefusesAPKCS11Seal: the static validator of the
+// image (no cgo) cannot load a PKCS#11 module, so a report seal in a
+// PKCS#11 token stops its start-up with the reason, naming the setting,
+// rather than failing at the first report.
+func TestStaticValidatorRefusesAPKCS11Seal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the validator")
+	}
+	is := is.New(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "validator")
+	build := exec.Command("go", "build", "-o", bin, "../servers/validator")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cert := filepath.Join(dir, "seal.pem")
+	module := filepath.Join(dir, "module.so")
+	is.NoErr(os.WriteFile(module, nil, 0o600))
+	is.NoErr(os.WriteFile(cert, sealCertificatePEM(t), 0o600))
+	run := exec.Command(bin)
+	run.Env = append(os.Environ(),
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE="+module,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN=seal-token",
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_PIN=1234",
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=seal",
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE="+cert,
+	)
+	out, err := run.CombinedOutput()
+	var exit *exec.ExitError
+	is.True(errors.As(err, &exit)) // it stops
+	want := `app: svc.dss.validator.report-seal.pkcs11-key-label (seal in token seal-token): ` +
+		`this validator is built without cgo and cannot load a PKCS#11 module: seal with report-seal.pkcs12-file, or build with CGO_ENABLED=1`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("the start-up says\n%s\nwant it to say %q", out, want)
+	}
+}
+
+// sealCertificatePEM is a self-signed certificate in PEM, which the
+// PKCS#11 seal setting names beside its key.
+func sealCertificatePEM(t *testing.T) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "seal"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/egress"
-	"github.com/svc-dss/dss/adapters/hsm"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/reportpdf"
 	"github.com/svc-dss/dss/adapters/seal"
@@ -74,7 +73,7 @@ func sealKey(ctx context.Context, rs config.ReportSeal) (crypto.Signer, []*x509.
 	}
 	where := fmt.Sprintf("svc.dss.validator.report-seal.pkcs11-key-label (%s in token %s)", rs.PKCS11KeyLabel, rs.PKCS11Token)
 	p := ports.Partition{Tenant: "report-seal", Module: rs.PKCS11Module, TokenLabel: rs.PKCS11Token, PIN: rs.PKCS11PIN}
-	key, err := hsm.New(hsm.Options{}).Signer(ctx, p, ports.KeyRef{Label: rs.PKCS11KeyLabel})
+	key, err := pkcs11Signer(ctx, p, ports.KeyRef{Label: rs.PKCS11KeyLabel})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("app: %s: %w", where, err)
 	}
