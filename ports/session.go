@@ -31,6 +31,10 @@ type Session struct {
 	// Last is the last document validated in the session, for the report
 	// downloads; nil before the first.
 	Last *Reports
+	// Language is the language the browser chose for the pages ("en",
+	// "de", "fr" or "it"); "" until it chooses one, when its
+	// Accept-Language decides (docs/decisions/0038).
+	Language string
 }
 
 // Reports are the last validated document's reports, rendered when it was
@@ -44,6 +48,17 @@ type Reports struct {
 	// ETSI is the TS 119 102-2 report; nil for a document without
 	// signatures, which that report cannot describe.
 	ETSI []byte
+	// Summary is the verdict as POST /api/validate answers it, encoded
+	// with the wording of its messages (encoding/gob),
+	// which the result page shows again in another language and the
+	// PDF report is rendered (and sealed) from when it is downloaded: a
+	// few kilobytes, where the rendered report with its
+	// fonts is tens. Bytes rather than the verdict's type keep the port
+	// free of validation, which the signer links nothing of.
+	Summary []byte
+	// Token is the Signature Validation Token (RFC 9321), signed when the
+	// document was validated; nil without a report seal or a signature.
+	Token []byte
 }
 
 // A SessionStore keeps sessions until they expire. Implementations must be

@@ -1,7 +1,8 @@
 // Package keystore reads the certificate files the trust store is
 // configured with: the PKCS#12 keystore of the LOTL signers announced in
 // the Official Journal, the Swiss list's signer certificate, and
-// certificate files in PEM or DER.
+// certificate files in PEM or DER; and the PKCS#12 file of the key the
+// validator seals its reports with.
 //
 // PKCS#12 is read with software.sslmate.com/src/go-pkcs12, which reads the
 // trusted-certificate entries of keystores made by Java's keytool; the
@@ -9,6 +10,7 @@
 package keystore
 
 import (
+	"crypto"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -41,6 +43,28 @@ func ReadTrustStore(path, typ, password string) ([]*x509.Certificate, error) {
 		return nil, fmt.Errorf("keystore: %s: no trusted certificate entries", path)
 	}
 	return certs, nil
+}
+
+// ReadKey returns the private key of the PKCS#12 file at path and its
+// certificate chain, the key's certificate first. A missing file
+// returns an error wrapping fs.ErrNotExist; a wrong password says so.
+func ReadKey(path, password string) (crypto.Signer, []*x509.Certificate, error) {
+	raw, err := read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	key, leaf, cas, err := pkcs12.DecodeChain(raw, password)
+	if errors.Is(err, pkcs12.ErrIncorrectPassword) {
+		return nil, nil, fmt.Errorf("keystore: %s: the password is wrong", path)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("keystore: %s: %w", path, err)
+	}
+	signer, ok := key.(crypto.Signer)
+	if !ok {
+		return nil, nil, fmt.Errorf("keystore: %s: a %T key cannot sign", path, key)
+	}
+	return signer, append([]*x509.Certificate{leaf}, cas...), nil
 }
 
 // ReadCertificateFile returns the certificates in a PEM or DER file. A

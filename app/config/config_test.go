@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -118,6 +119,14 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT12H", func(c config.Validator) any { return c.Session.AbsoluteTimeout }, 12 * time.Hour},
 		{"SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "500", func(c config.Validator) any { return c.Session.MaxSessions }, 500},
 		{"SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY", "0123456789abcdef0123456789abcdef", func(c config.Validator) any { return c.Session.LoginKey }, "0123456789abcdef0123456789abcdef"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE", "file:///etc/svc/seal.p12", func(c config.Validator) any { return c.ReportSeal.PKCS12File }, config.Location{Raw: "file:///etc/svc/seal.p12", Path: "/etc/svc/seal.p12"}},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD", "seal-pw", func(c config.Validator) any { return c.ReportSeal.PKCS12Password }, "seal-pw"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE", "/usr/lib/softhsm/libsofthsm2.so", func(c config.Validator) any { return c.ReportSeal.PKCS11Module }, "/usr/lib/softhsm/libsofthsm2.so"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN", "seal-token", func(c config.Validator) any { return c.ReportSeal.PKCS11Token }, "seal-token"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_PIN", "1234", func(c config.Validator) any { return c.ReportSeal.PKCS11PIN }, "1234"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL", "seal", func(c config.Validator) any { return c.ReportSeal.PKCS11KeyLabel }, "seal"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE", "/etc/svc/seal.pem", func(c config.Validator) any { return c.ReportSeal.Certificate.Path }, "/etc/svc/seal.pem"},
+		{"SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL", "https://tsa.example.ch/tsa/", func(c config.Validator) any { return c.ReportSeal.TSAURL }, "https://tsa.example.ch/tsa"},
 		{"SVC_DSS_CONTROL_DB_URL", "jdbc:postgresql://db:5432/control", func(c config.Validator) any { return c.ControlDB.URL }, "jdbc:postgresql://db:5432/control"},
 		{"SVC_DSS_CONTROL_DB_USERNAME", "reader", func(c config.Validator) any { return c.ControlDB.Username }, "reader"},
 		{"SVC_DSS_CONTROL_DB_PASSWORD", "pw", func(c config.Validator) any { return c.ControlDB.Password }, "pw"},
@@ -129,15 +138,28 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_REDIS_KEY_PREFIX", "staging:", func(c config.Validator) any { return c.Redis.KeyPrefix }, "staging:"},
 	}
 	// A proxy host needs a port and vice versa is harmless; give every run
-	// the companions its override needs to pass Validate.
-	companions := map[string][]string{"SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST": {"SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT=3128"}}
+	// the companions its override needs to pass Validate. A PKCS#11 seal
+	// needs its module, token, key label and certificate together.
+	pkcs11Seal := []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE=/m.so", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN=t",
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=k", "SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE=/c.pem"}
+	companions := map[string][]string{
+		"SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST":            {"SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT=3128"},
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD":  {"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=/etc/svc/seal.p12"},
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL":          {"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=/etc/svc/seal.p12"},
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE":    pkcs11Seal,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN":     pkcs11Seal,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_PIN":       pkcs11Seal,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL": pkcs11Seal,
+		"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE":      pkcs11Seal,
+	}
 	maps.Copy(companions, redisCompanions)
 	checkCoverage(t, config.ValidatorKeys(), tests)
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			env := append([]string{tt.env + "=" + tt.value}, companions[tt.env]...)
+			// The override last: it wins over a companion of the same name.
+			env := append(slices.Clone(companions[tt.env]), tt.env+"="+tt.value)
 			c, err := config.LoadValidator(nil, env, io.Discard)
 			is.NoErr(err)
 			is.Equal(tt.got(c), tt.want)
@@ -333,6 +355,20 @@ func TestInvalidConfiguration(t *testing.T) {
 			`config: svc.dss.redis.password (env SVC_DSS_REDIS_PASSWORD) = "******": set, but svc.dss.redis.url is empty: no Redis is used`},
 		{"Redis CA file without TLS", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
 			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
+		{"seal TSA without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL=https://tsa.example.ch/tsa"},
+			`config: svc.dss.validator.report-seal.tsa-url (env SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL) = "https://tsa.example.ch/tsa": a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file`},
+		{"seal password without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD=secret"},
+			`config: svc.dss.validator.report-seal.pkcs12-password (env SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD) = "(hidden)": a password without its file: set svc.dss.validator.report-seal.pkcs12-file`},
+		{"seal of two keys", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=/etc/seal.p12", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE=/usr/lib/softhsm/libsofthsm2.so",
+			"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN=t", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=k", "SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE=/c.pem"},
+			`config: svc.dss.validator.report-seal.pkcs11-module (env SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE) = "/usr/lib/softhsm/libsofthsm2.so": the seal is one key: a PKCS#12 file (svc.dss.validator.report-seal.pkcs12-file) or a PKCS#11 key, not both`},
+		{"PKCS#11 seal without its key label", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE=/usr/lib/softhsm/libsofthsm2.so",
+			"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN=t", "SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE=/c.pem"},
+			`config: svc.dss.validator.report-seal.pkcs11-key-label (env SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL) = "": required with svc.dss.validator.report-seal.pkcs11-module (/usr/lib/softhsm/libsofthsm2.so)`},
+		{"PKCS#11 key label without a module", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL=seal"},
+			`config: svc.dss.validator.report-seal.pkcs11-key-label (env SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL) = "seal": a PKCS#11 seal setting without svc.dss.validator.report-seal.pkcs11-module`},
+		{"seal TSA not a URL", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=/etc/seal.p12", "SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL=tsa.example.ch"},
+			`config: svc.dss.validator.report-seal.tsa-url (env SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL) = "tsa.example.ch": not an absolute http or https URL`},
 		{"unknown key in file", []string{"--config", unknown}, nil,
 			`config: ` + unknown + `: unknown key "svc.dss.validator.warn-after"`},
 		{"unparsable file", []string{"--config", broken}, nil,

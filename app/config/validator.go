@@ -37,6 +37,7 @@ type Validator struct {
 	Session       Session
 	Redis         Redis
 	Metrics       Metrics
+	ReportSeal    ReportSeal
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -124,6 +125,33 @@ type Session struct {
 	LoginKey string
 }
 
+// ReportSeal is the key the validator seals its PDF reports and
+// Signature Validation Tokens with (docs/decisions/0037): a PKCS#12 file,
+// or a key in a PKCS#11 token with its certificate chain in a file.
+// Without either the reports are unsealed and say so, and no token is
+// issued.
+type ReportSeal struct {
+	// PKCS12File holds the seal's private key and certificate chain.
+	PKCS12File     Location
+	PKCS12Password string
+	// PKCS11Module is the PKCS#11 library of the token that holds the
+	// key labelled PKCS11KeyLabel, logged in to with PKCS11PIN; the
+	// token is found by its label PKCS11Token.
+	PKCS11Module   string
+	PKCS11Token    string
+	PKCS11PIN      string
+	PKCS11KeyLabel string
+	// Certificate is the file (PEM or DER) of the PKCS#11 key's
+	// certificate, followed by its issuers.
+	Certificate Location
+	// TSAURL is an RFC 3161 time-stamping unit; set, the PDF reports are
+	// PAdES-T rather than PAdES-B.
+	TSAURL string
+}
+
+// Configured reports whether a seal key is configured.
+func (r ReportSeal) Configured() bool { return r.PKCS12File.Raw != "" || r.PKCS11Module != "" }
+
 // DefaultValidatorMaxRequestBytes is the spec's default API upload cap (40 MiB).
 const DefaultValidatorMaxRequestBytes = 41943040
 
@@ -209,6 +237,22 @@ var validatorKeys = append([]binding[Validator]{
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
 	{Key{"svc.dss.validator.session.login-key", "SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY", "", "browser UI: secret (at least 32 visible ASCII characters) the replicas derive the key sealing logins in progress from, so that a sign-in started on one completes on another; empty: a random key per process (one instance, or sticky sessions); never logged"},
 		setSecret(func(c *Validator) *string { return &c.Session.LoginKey })},
+	{Key{"svc.dss.validator.report-seal.pkcs12-file", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE", "", "PKCS#12 file (classpath:, file: or path) of the key and chain that seal the PDF reports (PAdES) and Signature Validation Tokens; empty: reports are unsealed and say so, no tokens"},
+		setOptionalLocation(func(c *Validator) *Location { return &c.ReportSeal.PKCS12File }, root)},
+	{Key{"svc.dss.validator.report-seal.pkcs12-password", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD", "", "password of the seal's PKCS#12 file"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS12Password })},
+	{Key{"svc.dss.validator.report-seal.pkcs11-module", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE", "", "PKCS#11 library of the token that holds the seal key, instead of a PKCS#12 file"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS11Module })},
+	{Key{"svc.dss.validator.report-seal.pkcs11-token", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_TOKEN", "", "label of the token that holds the seal key"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS11Token })},
+	{Key{"svc.dss.validator.report-seal.pkcs11-pin", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_PIN", "", "user PIN of the seal key's token"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS11PIN })},
+	{Key{"svc.dss.validator.report-seal.pkcs11-key-label", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL", "", "CKA_LABEL of the seal key in the token"},
+		setString(func(c *Validator) *string { return &c.ReportSeal.PKCS11KeyLabel })},
+	{Key{"svc.dss.validator.report-seal.certificate", "SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE", "", "PEM or DER file (classpath:, file: or path) of the PKCS#11 seal key's certificate, then its issuers"},
+		setOptionalLocation(func(c *Validator) *Location { return &c.ReportSeal.Certificate }, root)},
+	{Key{"svc.dss.validator.report-seal.tsa-url", "SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL", "", "RFC 3161 time-stamping unit of the seal: sealed reports are PAdES-T; empty: PAdES-B"},
+		setURL(func(c *Validator) *string { return &c.ReportSeal.TSAURL }, true)},
 	{Key{"svc.dss.control-db.url", "SVC_DSS_CONTROL_DB_URL", "", "read-only PostgreSQL URL; blank: no database (development with permit-all)"},
 		setDatabaseURL(func(c *Validator) *string { return &c.ControlDB.URL })},
 	{Key{"svc.dss.control-db.username", "SVC_DSS_CONTROL_DB_USERNAME", "", "user (read-only recommended)"},
@@ -268,6 +312,15 @@ func (c *Validator) Validate() error {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.session.absolute-timeout", FormatDuration(c.Session.AbsoluteTimeout),
 			fmt.Errorf("must be at least svc.dss.validator.session.idle-timeout (%s)", FormatDuration(c.Session.IdleTimeout))))
 	}
+	errs = append(errs, c.ReportSeal.validate()...)
+	if !c.ReportSeal.Configured() && c.ReportSeal.TSAURL != "" {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.tsa-url", c.ReportSeal.TSAURL,
+			errors.New("a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file")))
+	}
+	if !c.ReportSeal.Configured() && c.ReportSeal.PKCS12Password != "" {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.pkcs12-password", "(hidden)",
+			errors.New("a password without its file: set svc.dss.validator.report-seal.pkcs12-file")))
+	}
 	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
 		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
 			fmt.Errorf("larger than fw.servlet.multipart.max-request-size (%d bytes)", c.Multipart.MaxRequestSize)))
@@ -276,4 +329,33 @@ func (c *Validator) Validate() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// validate checks that the seal is one key, PKCS#12 or PKCS#11, with
+// what each needs.
+func (r ReportSeal) validate() []error {
+	const prefix = "svc.dss.validator.report-seal."
+	var errs []error
+	if r.PKCS12File.Raw != "" && r.PKCS11Module != "" {
+		errs = append(errs, keyError(validatorKeys, prefix+"pkcs11-module", r.PKCS11Module,
+			fmt.Errorf("the seal is one key: a PKCS#12 file (%spkcs12-file) or a PKCS#11 key, not both", prefix)))
+	}
+	pkcs11 := []struct{ key, value string }{
+		{"pkcs11-token", r.PKCS11Token}, {"pkcs11-key-label", r.PKCS11KeyLabel}, {"certificate", r.Certificate.Raw},
+	}
+	for _, k := range pkcs11 {
+		switch {
+		case r.PKCS11Module != "" && k.value == "":
+			errs = append(errs, keyError(validatorKeys, prefix+k.key, "",
+				fmt.Errorf("required with %spkcs11-module (%s)", prefix, r.PKCS11Module)))
+		case r.PKCS11Module == "" && k.value != "":
+			errs = append(errs, keyError(validatorKeys, prefix+k.key, k.value,
+				fmt.Errorf("a PKCS#11 seal setting without %spkcs11-module", prefix)))
+		}
+	}
+	if r.PKCS11Module == "" && r.PKCS11PIN != "" {
+		errs = append(errs, keyError(validatorKeys, prefix+"pkcs11-pin", "(hidden)",
+			fmt.Errorf("a PKCS#11 seal setting without %spkcs11-module", prefix)))
+	}
+	return errs
 }

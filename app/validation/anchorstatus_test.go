@@ -116,6 +116,8 @@ func TestTrustServiceStatusPrivateAnchor(t *testing.T) {
 			v := offlineValidator(t, opts...)
 			res, err := v.Validate(context.Background(), doc)
 			is.NoErr(err)
+			_, err = catalogued(res.Summary)
+			is.NoErr(err) // the messages, in the catalogue
 			r := res.Summary.Signatures[0]
 			is.Equal(r.Indication, tt.want)
 			is.Equal(deref(r.SubIndication), tt.wantSub)

@@ -3,6 +3,7 @@ package validation_test
 import (
 	"context"
 	"crypto/x509"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -41,6 +42,10 @@ func validateReport(v *validation.Validator, doc validation.Document, at time.Ti
 	res, err := v.Validate(context.Background(), doc)
 	if err != nil {
 		return report.Validation{}, err
+	}
+	// Every result's messages are held to the catalogue (messages_test.go).
+	if _, err := catalogued(res.Summary); err != nil {
+		return report.Validation{}, fmt.Errorf("the catalogue does not say the messages: %w", err)
 	}
 	return res.Validation, nil
 }

@@ -52,6 +52,8 @@ func TestRevocationIssuedAfterValidationTime(t *testing.T) {
 			is.NoErr(err)
 			res, err := v.Validate(ctx, doc)
 			is.NoErr(err)
+			_, err = catalogued(res.Summary)
+			is.NoErr(err) // the messages, in the catalogue
 			is.Equal(len(res.Summary.Signatures), 1)
 			s := res.Summary.Signatures[0]
 			is.Equal(s.Indication, tc.ind)

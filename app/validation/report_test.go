@@ -98,6 +98,9 @@ func TestReportsOfTheSamples(t *testing.T) {
 		var files []string
 		for _, s := range samples {
 			files = append(files, write(t, dir, s.file+".detailed.xml", s.detailed))
+			snap := s.v.Summary.TrustData.Snapshot
+			is.True(snap != nil)                                                                   // the samples are judged against lists
+			is.True(bytes.Contains(s.detailed, []byte(`<TrustSnapshot SHA256="`+snap.SHA256+`"`))) // the summary's trust data, by digest
 			d := parseDetailed(t, s.detailed)
 			is.Equal(len(d.Signatures), s.v.Summary.SignatureCount)
 			for i, sig := range d.Signatures {
@@ -132,6 +135,12 @@ func TestReportsOfTheSamples(t *testing.T) {
 				continue // time-stamps alone: no ETSI report
 			}
 			files = append(files, write(t, dir, s.file+".etsi.xml", s.etsiVR))
+			snap := s.v.Summary.TrustData.Snapshot
+			is.True(snap != nil)
+			// The same trust data as the detailed report, in every
+			// signature's process information.
+			is.Equal(bytes.Count(s.etsiVR, []byte(`TrustSnapshot xmlns="urn:svc-dss:validation:detailed-report:1" SHA256="`+snap.SHA256+`"`)),
+				s.v.Summary.SignatureCount)
 			vr := parseETSI(t, s.etsiVR)
 			is.Equal(len(vr.Signatures), s.v.Summary.SignatureCount)
 			for i, sig := range vr.Signatures {

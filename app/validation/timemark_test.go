@@ -77,6 +77,8 @@ func TestTimeMark(t *testing.T) {
 				v := offlineValidator(t, validation.WithTime(at.time), validation.WithPrivateAnchors(p.Root.Certificate))
 				res, err := v.Validate(context.Background(), doc)
 				is.NoErr(err)
+				_, err = catalogued(res.Summary)
+				is.NoErr(err) // the messages, in the catalogue
 				is.Equal(len(res.Summary.Signatures), 1)
 				s := res.Summary.Signatures[0]
 				if at.time.Equal(pki.ReferenceTime) {
@@ -129,6 +131,8 @@ func TestTimeMarkContainer(t *testing.T) {
 	v := offlineValidator(t, validation.WithTime(p.SignerRSA.Certificate.NotAfter.Add(time.Hour)), validation.WithPrivateAnchors(p.Root.Certificate))
 	res, err := v.Validate(context.Background(), validation.Document{Name: "contract.bdoc", Data: data})
 	is.NoErr(err)
+	_, err = catalogued(res.Summary)
+	is.NoErr(err) // the messages, in the catalogue
 	is.Equal(len(res.Summary.Signatures), len(asic.DefaultFiles()))
 	for i, s := range res.Summary.Signatures {
 		is.Equal(s.SignatureFormat, "XAdES_BASELINE_LT_TM")
@@ -163,6 +167,8 @@ func TestTimeMarkListedResponder(t *testing.T) {
 		is.NoErr(err)
 		res, err := v.Validate(context.Background(), doc)
 		is.NoErr(err)
+		_, err = catalogued(res.Summary)
+		is.NoErr(err) // the messages, in the catalogue
 		is.Equal(len(res.Summary.Signatures), 1)
 		return res.Summary.Signatures[0]
 	}

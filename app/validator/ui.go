@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/ports"
@@ -225,16 +226,26 @@ func (v *Validator) EndSession(ctx context.Context, sid string) error {
 }
 
 // KeepValidation makes r the session's last validated document, the one
-// the report downloads serve: both reports are rendered now and kept,
-// the validation itself is not (ports.Reports).
+// the report downloads serve: both XML reports and, with a report seal,
+// the Signature Validation Token are made now and kept with the verdict
+// (the PDF report is rendered from it when downloaded); the validation
+// itself is not kept (ports.Reports).
 func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validation.Result) error {
 	last := ports.Reports{DocumentName: r.Summary.DocumentName}
 	var err error
+	if last.Summary, err = keptSummary(r.Summary); err != nil {
+		return fmt.Errorf("app: verdict: %w", err)
+	}
 	if last.Detailed, err = r.DetailedReport(); err != nil {
 		return fmt.Errorf("app: detailed report: %w", err)
 	}
 	if last.ETSI, err = r.ETSIReport(); err != nil && !errors.Is(err, report.ErrNoSignature) {
 		return fmt.Errorf("app: ETSI report: %w", err)
+	}
+	if v.seal != nil && len(r.Summary.Signatures) > 0 {
+		if last.Token, err = v.Token(ctx, r.Validation); err != nil {
+			return err
+		}
 	}
 	_, err = v.sessions.Update(ctx, sid, func(s *ports.Session) error {
 		s.Last = &last
@@ -247,6 +258,19 @@ func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validatio
 // fault: ErrSessionStoreUnavailable.
 func storeFailed(err error) error {
 	return fmt.Errorf("%w: %w", ErrSessionStoreUnavailable, err)
+}
+
+// SetLanguage records the language the browser of session sid chose for
+// its pages.
+func (v *Validator) SetLanguage(ctx context.Context, sid string, l catalog.Lang) error {
+	_, err := v.sessions.Update(ctx, sid, func(s *ports.Session) error {
+		s.Language = string(l)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("app: session language: %w", err)
+	}
+	return nil
 }
 
 // expiry is when s ends if it is used at now: after the idle timeout,

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
@@ -44,6 +45,10 @@ type Validator struct {
 	metrics *metrics.Validator
 	// jitter draws the wait before a refresh (WithJitter).
 	jitter func(max time.Duration) time.Duration
+	// seal signs the PDF reports and tokens; nil when none is configured.
+	seal ports.ReportSeal
+	// catalog words the verdicts and pages in the languages it speaks.
+	catalog *catalog.Catalog
 }
 
 // An Option changes how New wires the service.
@@ -110,6 +115,12 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if !cfg.PermitAll && cfg.Metrics.Token == "" {
 		logger.Info("no metrics token is configured (svc.dss.validator.metrics.token): GET /actuator/prometheus refuses every scrape")
 	}
+	// The seal first: a key that cannot be read is the operator's to fix
+	// before anything starts.
+	rs, err := openSeal(ctx, cfg, clock)
+	if err != nil {
+		return nil, err
+	}
 	db, err := control.Open(cfg.ControlDB)
 	if err != nil {
 		return nil, fmt.Errorf("app: control database: %w", err)
@@ -122,13 +133,19 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth,
+	cat, err := catalog.New()
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth, catalog: cat,
 		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv, cfg.Session.LoginKey),
+		seal:   rs,
 		jitter: o.jitter,
 	}
 	if v.sessions, err = v.sessionStore(); err != nil {
 		return nil, errors.Join(err, v.Close())
 	}
+	v.logSeal()
 	// The list gauges read v.validation at each scrape, once it is set.
 	v.metrics = metrics.NewValidator(v.listMetrics)
 	vopts = append(vopts, validation.WithObserver(observer{v.metrics}))
@@ -240,6 +257,9 @@ func (v *Validator) Config() config.Validator { return v.cfg }
 // through: the API, the browser UI and the commands call it once
 // Authorize let the caller in.
 func (v *Validator) Validation() *validation.Validator { return v.validation }
+
+// Catalog is the message catalogue the API and the pages speak from.
+func (v *Validator) Catalog() *catalog.Catalog { return v.catalog }
 
 // Health reports the roll-up for the probe. The control database, when
 // configured, must answer; an empty trust store fails it only with

@@ -3,6 +3,8 @@ package ades
 import (
 	"crypto/x509"
 	"time"
+
+	"github.com/svc-dss/dss/domain/wording"
 )
 
 // Format is the AdES family of a signature.
@@ -125,6 +127,12 @@ type Signature struct {
 	// Reports identify a signature by its digest (a counter-signature
 	// in its parent's ETSI report); the process does not read it.
 	SignatureValue []byte
+	// SignedBytesSHA256 is the SHA-256 of the bytes the signature value
+	// signs (CMS signed attributes, an attached JWS's signing input): with
+	// the value's own digest, how a Signature Validation Token names the
+	// signature (RFC 9321, sig_ref). Nil when the reader does not give it
+	// (XAdES, a detached JWS).
+	SignedBytesSHA256 []byte
 
 	// SigningCertificate is the certificate whose key verified the
 	// signature value, or the one the signer identifier names; nil when
@@ -229,6 +237,24 @@ type Problem struct {
 	// warning. The reader decides, since it alone knows what its codes
 	// mean; the process knows no reader's codes.
 	FormatFailure bool
+	// ID and Params let a catalogue word Message in another language, as
+	// a verdict.Message's (verdict.Say); a finding without them is said in its
+	// English, framed (docs/decisions/0038).
+	ID     string
+	Params []wording.Param
+}
+
+// Say is the finding of code in the sentence variant, whose English is
+// english, made of params (as verdict.Say). Variants keep the code's own
+// template ID for the findings worded by their reader's English alone.
+func Say(code, variant, english string, params ...wording.Param) Problem {
+	return Problem{Code: code, Message: english, ID: wording.ID(code, variant), Params: params}
+}
+
+// Failure is p as a finding that makes the format invalid.
+func (p Problem) Failure() Problem {
+	p.FormatFailure = true
+	return p
 }
 
 // A Placement is where a signature sits in its document, so that the

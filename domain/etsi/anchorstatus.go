@@ -25,23 +25,27 @@ func (v *validation) anchorStatus(p certpath.Path, o outcome, st *Stage) outcome
 	if o.indication == verdict.TotalFailed {
 		return o
 	}
-	msg, refused := anchorRefused(p.Anchor, v.r.BestSignatureTime)
+	msg, params, refused := anchorRefused(p.Anchor, v.r.BestSignatureTime)
 	if !refused {
 		return o
 	}
 	st.Checks = append(st.Checks, Check{Name: checkAnchorStatus, Status: NotOK, Code: string(verdict.SubNoCertificateChainFound), Message: msg})
-	return outcome{indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, message: msg}
+	return outcome{indication: verdict.Indeterminate, sub: verdict.SubNoCertificateChainFound, message: verdict.Say(string(verdict.SubNoCertificateChainFound), "anchor-status", msg, params...)}
 }
 
-// anchorRefused says why a is no trust anchor for an object that existed
-// at t, when it is not.
-func anchorRefused(a certpath.Anchor, t time.Time) (string, bool) {
+// anchorRefused says why a, a listed anchor, is no trust anchor for an
+// object that existed at t, when it is not: in English, and the
+// parameters of that sentence.
+func anchorRefused(a certpath.Anchor, t time.Time) (string, []verdict.Param, bool) {
 	period, refused := a.NotApprovedAt(t)
 	if !refused {
-		return "", false
+		return "", nil, false
 	}
+	params := []verdict.Param{verdict.QuotedParam("Subject", a.Certificate.Subject.String()), verdict.TextParam("Country", a.Territory),
+		verdict.TextParam("Framework", a.Framework.String()), verdict.TimeParam("Time", t), verdict.QuotedParam("Service", a.Service.Name),
+		verdict.TextParam("Status", statusName(period.StatusURI)), verdict.TimeParam("Start", period.Start)}
 	return fmt.Sprintf("%s is no trust anchor at %s: its trust service %q was %s from %s, before that time",
-		anchorName(a), stamp(t), a.Service.Name, statusName(period.StatusURI), stamp(period.Start)), true
+		anchorName(a), stamp(t), a.Service.Name, statusName(period.StatusURI), stamp(period.Start)), params, true
 }
 
 // statusName is the last segment of a status URI, for messages.

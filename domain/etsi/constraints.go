@@ -29,7 +29,12 @@ import (
 type judgedUse struct {
 	use   algorithm.Use
 	limit algorithm.Limit
-	what  string
+	what  string // in English
+	// kind and name are what for the catalogue: object (a signed data
+	// object, named), value (the signature value), certificate (a path
+	// certificate's signature, its subject), imprint or token (a
+	// time-stamp's).
+	kind, name string
 }
 
 // strictest is the judged use with the earliest limit (never before any
@@ -75,10 +80,10 @@ func (v *validation) signatureUses(signer *x509.Certificate) []judgedUse {
 		}
 		digest = algorithm.NormalizeDigest(d.DigestAlgorithm)
 		u := algorithm.Use{Digest: digest}
-		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: fmt.Sprintf("the digest of signed data object %q", d.Name)})
+		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: fmt.Sprintf("the digest of signed data object %q", d.Name), kind: "object", name: d.Name})
 	}
 	if u, ok := valueUse(v.sig.Value, signer, digest); ok {
-		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the signature value"})
+		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the signature value", kind: "value"})
 	}
 	return out
 }
@@ -125,23 +130,29 @@ func (v *validation) pathUses(p certpath.Path) []judgedUse {
 		if !ok {
 			continue
 		}
-		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the signature of certificate " + subject(l.Cert)})
+		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the signature of certificate " + subject(l.Cert), kind: "certificate", name: l.Cert.Subject.String()})
 	}
 	return out
 }
 
 // acceptableAt reports the strictest of uses at t: "" when all are
-// acceptable then, else the sub-indication and a message.
-func acceptableAt(uses []judgedUse, t time.Time) (sub verdict.SubIndication, message string) {
+// acceptable then, else the sub-indication and the error, whose sentence
+// is the variant "never" (not acceptable at all) or "until" (not after a
+// date).
+func acceptableAt(uses []judgedUse, t time.Time) (verdict.SubIndication, verdict.Message) {
 	u, ok := strictest(uses)
 	if !ok || u.limit.AcceptableAt(t) {
-		return "", ""
+		return "", verdict.Message{}
 	}
+	params := []verdict.Param{verdict.TextParam("What", u.kind), verdict.QuotedParam("Name", u.name), verdict.TextParam("Algorithm", u.use.String())}
 	if u.limit.Never {
-		return verdict.SubCryptoConstraintsFailure, fmt.Sprintf("%s uses %s, which is not acceptable: %s", u.what, u.use, u.limit.Reason)
+		sub := verdict.SubCryptoConstraintsFailure
+		return sub, verdict.Say(string(sub), "never", fmt.Sprintf("%s uses %s, which is not acceptable: %s", u.what, u.use, u.limit.Reason),
+			append(params, verdict.TextParam("Detail", u.limit.Reason))...)
 	}
-	return verdict.SubCryptoConstraintsFailureNoPOE, fmt.Sprintf("%s uses %s, acceptable only before %s (%s), and no proof of existence precedes that date",
-		u.what, u.use, stamp(u.limit.Until), u.limit.Source)
+	sub := verdict.SubCryptoConstraintsFailureNoPOE
+	return sub, verdict.Say(string(sub), "until", fmt.Sprintf("%s uses %s, acceptable only before %s (%s), and no proof of existence precedes that date",
+		u.what, u.use, stamp(u.limit.Until), u.limit.Source), append(params, verdict.TimeParam("Until", u.limit.Until), verdict.TextParam("Source", u.limit.Source))...)
 }
 
 // describeUses says, for an OK check, what the uses are and until when.
@@ -169,11 +180,10 @@ func (v *validation) cryptoAcceptance(signer *x509.Certificate) {
 		v.check(name, OK, "", "%s", describeUses(uses))
 		return
 	}
-	m := verdict.Message{Code: string(sub), Message: msg}
 	b := v.block()
-	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: msg})
+	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: string(sub), Message: msg.Message})
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(verdict.Indeterminate), sub
-	b.Conclusion.Errors = append(b.Conclusion.Errors, m)
+	b.Conclusion.Errors = append(b.Conclusion.Errors, msg)
 }
 
 // cryptoWithTime judges the algorithms of the signature and of path p at
@@ -195,7 +205,7 @@ func (v *validation) cryptoWithTime(p certpath.Path, o outcome, st *Stage) outco
 	} {
 		sub, msg := acceptableAt(part.uses, bst)
 		if sub != "" {
-			st.Checks = append(st.Checks, Check{Name: part.name, Status: NotOK, Code: string(sub), Message: msg})
+			st.Checks = append(st.Checks, Check{Name: part.name, Status: NotOK, Code: string(sub), Message: msg.Message})
 			return outcome{indication: verdict.Indeterminate, sub: sub, message: msg}
 		}
 		st.Checks = append(st.Checks, Check{Name: part.name, Status: OK, Message: describeUses(part.uses) + "; the best-signature-time is " + stamp(bst)})
@@ -211,10 +221,10 @@ func (v *validation) timestampUses(ts ades.Timestamp) []judgedUse {
 	if ts.Imprint.Algorithm != "" {
 		digest = algorithm.NormalizeDigest(ts.Imprint.Algorithm)
 		u := algorithm.Use{Digest: digest}
-		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the message imprint"})
+		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the message imprint", kind: "imprint"})
 	}
 	if u, ok := valueUse(ts.Value, ts.TSACertificate, digest); ok {
-		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the token's signature"})
+		out = append(out, judgedUse{use: u, limit: v.cat.Judge(u), what: "the token's signature", kind: "token"})
 	}
 	return out
 }

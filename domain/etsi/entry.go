@@ -66,15 +66,15 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 	tv := &r.Validation
 	*tv = TimestampValidation{Type: ts.Type, GenTime: ts.GenTime, Control: p.ValidationTime, ProtectedBy: -1}
 	st := &tv.Stage
-	conclude := func(check string, indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) TimestampEntryResult {
-		m := verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)}
+	conclude := func(check string, indication verdict.Indication, sub verdict.SubIndication, m verdict.Message) TimestampEntryResult {
+		code := m.Code
 		st.Checks = append(st.Checks, Check{Name: check, Status: NotOK, Code: code, Message: m.Message})
 		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{m}, Warnings: r.Warnings}
 		r.Indication, r.SubIndication, r.Errors = indication, sub, st.Conclusion.Errors
 		return r
 	}
 	if err := p.Validate(); err != nil {
-		return conclude(entryPolicy, verdict.Indeterminate, verdict.SubPolicyProcessingError, CodePolicyInvalid, "%s", err.Error())
+		return conclude(entryPolicy, verdict.Indeterminate, verdict.SubPolicyProcessingError, detail(CodePolicyInvalid, err.Error()))
 	}
 	sig := e.Evidence()
 	v := &validation{sig: sig, in: in, vt: p.ValidationTime, r: &Result{}, cat: p.catalogue(), plan: in.Plan, entry: e.Name}
@@ -89,31 +89,34 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 	// of its findings make the format invalid.
 	for _, pr := range e.Problems {
 		if pr.FormatFailure {
-			return conclude(entryFormat, verdict.Failed, verdict.SubFormatFailure, string(verdict.SubFormatFailure), "format failure: %s: %s", pr.Code, pr.Message)
+			return conclude(entryFormat, verdict.Failed, verdict.SubFormatFailure, formatFailure(pr))
 		}
 	}
 	st.Checks = append(st.Checks, Check{Name: entryFormat, Status: OK, Message: "no finding of the reader makes the format invalid"})
 	for _, pr := range e.Problems {
-		r.Warnings = append(r.Warnings, verdict.Message{Code: pr.Code, Message: pr.Message})
+		r.Warnings = append(r.Warnings, problem(pr))
 		st.Checks = append(st.Checks, Check{Name: entryOther, Status: Warning, Code: pr.Code, Message: pr.Message})
 	}
 
 	// The time-stamped data, as CV checks a signature's signed data.
 	for _, d := range e.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
-			return conclude(entryIntact, verdict.Failed, verdict.SubHashFailure, string(verdict.SubHashFailure), "the digest of time-stamped data object %q does not match", d.Name)
+			return conclude(entryIntact, verdict.Failed, verdict.SubHashFailure, verdict.Say(string(verdict.SubHashFailure), "timestamped",
+				fmt.Sprintf("the digest of time-stamped data object %q does not match", d.Name), verdict.QuotedParam("Object", d.Name)))
 		}
 	}
 	if len(e.DataObjects) == 0 {
-		return conclude(entryFound, verdict.Indeterminate, verdict.SubSignedDataNotFound, string(verdict.SubSignedDataNotFound), "the time-stamped data was not found")
+		return conclude(entryFound, verdict.Indeterminate, verdict.SubSignedDataNotFound, verdict.Say(string(verdict.SubSignedDataNotFound), "timestamped-data", "the time-stamped data was not found"))
 	}
 	for _, d := range e.DataObjects {
 		if !d.Found {
-			return conclude(entryFound, verdict.Indeterminate, verdict.SubSignedDataNotFound, string(verdict.SubSignedDataNotFound), "time-stamped data object %q was not found", d.Name)
+			return conclude(entryFound, verdict.Indeterminate, verdict.SubSignedDataNotFound, verdict.Say(string(verdict.SubSignedDataNotFound), "timestamped",
+				fmt.Sprintf("time-stamped data object %q was not found", d.Name), verdict.QuotedParam("Object", d.Name)))
 		}
 		if d.Unchecked != "" {
-			return conclude(entryIntact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, string(verdict.SubCryptoConstraintsFailureNoPOE),
-				"the digest of time-stamped data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
+			return conclude(entryIntact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, verdict.Say(string(verdict.SubCryptoConstraintsFailureNoPOE), "timestamped",
+				fmt.Sprintf("the digest of time-stamped data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked),
+				verdict.QuotedParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
 		}
 	}
 	for _, d := range e.DataObjects {

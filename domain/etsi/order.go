@@ -82,7 +82,7 @@ func (v *validation) order(basic outcome, st *Stage) (outcome, bool) {
 		}
 		return basic, true
 	}
-	msg := "the time-stamps contradict each other: " + v.disorder
-	st.Checks = append(st.Checks, Check{Name: timestampsOrdered, Status: NotOK, Code: string(verdict.SubTimestampOrderFailure), Message: msg})
+	msg := verdict.Say(string(verdict.SubTimestampOrderFailure), "order", "the time-stamps contradict each other: "+v.disorder, verdict.TextParam("Detail", v.disorder))
+	st.Checks = append(st.Checks, Check{Name: timestampsOrdered, Status: NotOK, Code: string(verdict.SubTimestampOrderFailure), Message: msg.Message})
 	return outcome{indication: verdict.Indeterminate, sub: verdict.SubTimestampOrderFailure, message: msg}, false
 }

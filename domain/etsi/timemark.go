@@ -2,6 +2,7 @@ package etsi
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 
 	"github.com/svc-dss/dss/domain/revocation"
@@ -53,7 +54,8 @@ func (v *validation) timeMark(best time.Time) time.Time {
 	}
 	switch {
 	case !tm.Nonce.Done:
-		v.warn(tmNonce, CodeTimeMarkInvalid, "the time-mark's nonce could not be checked (%s); it gives no proof of existence", orUnknown(tm.Nonce.Reason))
+		v.warn(tmNonce, verdict.Say(CodeTimeMarkInvalid, "nonce", fmt.Sprintf("the time-mark's nonce could not be checked (%s); it gives no proof of existence", orUnknown(tm.Nonce.Reason)),
+			verdict.TextParam("Detail", orUnknown(tm.Nonce.Reason))))
 		return best
 	case !tm.Nonce.Valid:
 		// SAV concludes on it.
@@ -64,7 +66,7 @@ func (v *validation) timeMark(best time.Time) time.Time {
 	if !looked {
 		// The application gathers facts for the links of the signer's
 		// paths: there is none to an anchor.
-		v.warn(tmFact, CodeTimeMarkInvalid, "no revocation data was gathered for the signing certificate, which reaches no trust anchor; the time-mark gives no proof of existence")
+		v.warn(tmFact, verdict.Say(CodeTimeMarkInvalid, "no-data", "no revocation data was gathered for the signing certificate, which reaches no trust anchor; the time-mark gives no proof of existence"))
 		return best
 	}
 	var fact *revocation.Fact
@@ -76,13 +78,14 @@ func (v *validation) timeMark(best time.Time) time.Time {
 		}
 	}
 	if fact == nil {
-		v.warn(tmFact, CodeTimeMarkInvalid, "the time-mark's OCSP response is not a usable revocation fact about the signing certificate "+
-			"(signed by its issuer or a responder the issuer authorised, with an acceptable algorithm); it gives no proof of existence")
+		v.warn(tmFact, verdict.Say(CodeTimeMarkInvalid, "response", "the time-mark's OCSP response is not a usable revocation fact about the signing certificate "+
+			"(signed by its issuer or a responder the issuer authorised, with an acceptable algorithm); it gives no proof of existence"))
 		return best
 	}
 	v.check(tmFact, OK, "", "%s", factName(*fact))
 	if fact.ProducedAt.After(v.vt) {
-		v.warn(tmProduced, CodeTimeMarkInvalid, "the time-mark was produced at %s, after the validation time; it gives no proof of existence", stamp(fact.ProducedAt))
+		v.warn(tmProduced, verdict.Say(CodeTimeMarkInvalid, "produced", fmt.Sprintf("the time-mark was produced at %s, after the validation time; it gives no proof of existence", stamp(fact.ProducedAt)),
+			verdict.TimeParam("Produced", fact.ProducedAt)))
 		return best
 	}
 	v.check(tmProduced, OK, "", "produced at %s", stamp(fact.ProducedAt))
@@ -108,9 +111,10 @@ func (v *validation) timeMarkNonce() bool {
 		return true
 	}
 	if !tm.Nonce.Valid {
-		v.concludeCode(tmNonce, verdict.TotalFailed, verdict.SubSigConstraintsFailure, CodeTimeMarkNonceMismatch,
+		v.conclude(tmNonce, verdict.TotalFailed, verdict.SubSigConstraintsFailure, verdict.Say(CodeTimeMarkNonceMismatch, "", fmt.Sprintf(
 			"the nonce of the time-mark's OCSP response is not the %s digest of the signature value (%s): the time-mark does not bind this signature",
-			orUnknown(tm.Nonce.Algorithm), orUnknown(tm.Nonce.Reason))
+			orUnknown(tm.Nonce.Algorithm), orUnknown(tm.Nonce.Reason)),
+			verdict.TextParam("Algorithm", orUnknown(tm.Nonce.Algorithm)), verdict.TextParam("Detail", orUnknown(tm.Nonce.Reason))))
 		return false
 	}
 	v.check(tmNonce, OK, "", "the nonce is the %s digest of the signature value", orUnknown(tm.Nonce.Algorithm))

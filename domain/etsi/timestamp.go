@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svc-dss/dss/domain/ades"
@@ -31,7 +32,8 @@ import (
 func (v *validation) timestamps() time.Time {
 	tss := v.sig.Timestamps
 	if len(tss) > MaxTimestamps {
-		v.warn("Is the number of time-stamps within the limit?", CodeTooManyTimestamps, "%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps)
+		v.warn("Is the number of time-stamps within the limit?", verdict.Say(CodeTooManyTimestamps, "", fmt.Sprintf("%d time-stamps; only the first %d are judged", len(tss), MaxTimestamps),
+			verdict.NumberParam("Count", len(tss)), verdict.NumberParam("Limit", MaxTimestamps)))
 		tss = tss[:MaxTimestamps]
 	}
 	order := make([]int, len(tss))
@@ -91,6 +93,22 @@ func typeName(t ades.TimestampType) string {
 	return "time-stamp"
 }
 
+// kindName names t for a message's parameter Kind, the catalogue's key
+// of typeName's words.
+func kindName(t ades.TimestampType) string {
+	switch t {
+	case ades.ContentTimestamp:
+		return "content"
+	case ades.SignatureTimestamp:
+		return "signature"
+	case ades.ValidationDataTimestamp:
+		return "validation-data"
+	case ades.ArchiveTimestamp:
+		return "archive"
+	}
+	return ""
+}
+
 // Checks of a time-stamp's validation.
 const (
 	tsImprint = "Does the message imprint match the time-stamped data?"
@@ -124,17 +142,23 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	if v.entry != "" {
 		name = fmt.Sprintf("time-stamp %s (%s)", v.entry, stamp(ts.GenTime))
 	}
+	// Every message about the time-stamp starts with its name, which the
+	// catalogue writes from these parameters.
+	named := []verdict.Param{verdict.TextParam("Kind", kindName(ts.Type)), verdict.NumberParam("N", i+1),
+		verdict.TextParam("Entry", v.entry), verdict.TimeParam("GenTime", ts.GenTime)}
 	add := func(check string, s Status, code, format string, args ...any) {
 		st.Checks = append(st.Checks, Check{Name: check, Status: s, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	// invalidate concludes; fail records the failed check and concludes.
-	invalidate := func(indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
-		m := &verdict.Message{Code: code, Message: name + ": " + fmt.Sprintf(format, args...)}
-		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{*m}}
-		return false, nil, m, nil
+	// invalidate concludes with the error of code in the sentence
+	// variant, whose English after the name is text; fail records the
+	// failed check and concludes.
+	invalidate := func(indication verdict.Indication, sub verdict.SubIndication, code, variant, text string, params ...verdict.Param) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+		m := verdict.Say(code, variant, name+": "+text, append(slices.Clone(named), params...)...)
+		st.Conclusion = Conclusion{Indication: indication, SubIndication: sub, Errors: []verdict.Message{m}}
+		return false, nil, &m, nil
 	}
-	fail := func(check string, indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
-		ok, p, m, facts := invalidate(indication, sub, code, format, args...)
+	fail := func(check string, indication verdict.Indication, sub verdict.SubIndication, code, variant, text string, params ...verdict.Param) (bool, *certpath.Path, *verdict.Message, []revocation.Fact) {
+		ok, p, m, facts := invalidate(indication, sub, code, variant, text, params...)
 		st.Checks = append(st.Checks, Check{Name: check, Status: NotOK, Code: code, Message: m.Message})
 		return ok, p, m, facts
 	}
@@ -145,11 +169,13 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	switch {
 	case !ts.Imprint.Done || !ts.Imprint.Valid:
 		ind, sub := unchecked(ts.Imprint, verdict.SubHashFailure)
-		return fail(tsImprint, ind, sub, invalid, "the message imprint does not match the time-stamped data (%s); it is ignored", orUnknown(ts.Imprint.Reason))
+		return fail(tsImprint, ind, sub, invalid, "imprint", fmt.Sprintf("the message imprint does not match the time-stamped data (%s); it is ignored", orUnknown(ts.Imprint.Reason)),
+			verdict.TextParam("Detail", orUnknown(ts.Imprint.Reason)))
 	case !ts.Value.Done || !ts.Value.Valid:
 		add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
 		ind, sub := unchecked(ts.Value, verdict.SubSigCryptoFailure)
-		return fail(tsValue, ind, sub, invalid, "the token's signature does not verify (%s); it is ignored", orUnknown(ts.Value.Reason))
+		return fail(tsValue, ind, sub, invalid, "value", fmt.Sprintf("the token's signature does not verify (%s); it is ignored", orUnknown(ts.Value.Reason)),
+			verdict.TextParam("Detail", orUnknown(ts.Value.Reason)))
 	}
 	add(tsImprint, OK, "", "the %s imprint matches", orUnknown(ts.Imprint.Algorithm))
 	add(tsValue, OK, "", "%s signature verified", orUnknown(ts.Value.Algorithm))
@@ -157,35 +183,39 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 	// proof of existence (constraints.go).
 	uses := v.timestampUses(ts)
 	if sub, msg := acceptableAt(uses, control); sub != "" {
-		return fail(tsCrypto, verdict.Indeterminate, sub, invalid, "%s; it gives no proof of existence", msg)
+		return fail(tsCrypto, verdict.Indeterminate, sub, invalid, "crypto-"+strings.TrimPrefix(msg.ID, msg.Code+"."), msg.Message+"; it gives no proof of existence", msg.Params...)
 	}
 	add(tsCrypto, OK, "", "%s", describeUses(uses))
 	switch {
 	case ts.GenTime.After(v.vt):
-		return fail(tsGenTime, verdict.Indeterminate, "", CodeTimestampAfterValidationTime, "generated after the validation time; it gives no proof of existence")
+		return fail(tsGenTime, verdict.Indeterminate, "", CodeTimestampAfterValidationTime, "generated", "generated after the validation time; it gives no proof of existence")
 	case ts.TSACertificate == nil:
 		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
-		return fail(tsTSA, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, CodeTimestampNotTrusted, "the TSA certificate was not found; it gives no proof of existence")
+		return fail(tsTSA, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, CodeTimestampNotTrusted, "no-tsa", "the TSA certificate was not found; it gives no proof of existence")
 	case !slices.Contains(ts.TSACertificate.ExtKeyUsage, x509.ExtKeyUsageTimeStamping):
 		add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
 		add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
-		return fail(tsEKU, verdict.Indeterminate, verdict.SubChainConstraintsFailure, CodeTimestampTSACertificateBad, "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
+		return fail(tsEKU, verdict.Indeterminate, verdict.SubChainConstraintsFailure, CodeTimestampTSACertificateBad, "eku", "the TSA certificate lacks the extended key usage id-kp-timeStamping (RFC 3161, section 2.3); it gives no proof of existence")
 	}
 	add(tsGenTime, OK, "", "generated at %s", stamp(ts.GenTime))
 	add(tsTSA, OK, "", "certificate %s", subject(ts.TSACertificate))
 	add(tsEKU, OK, "", "id-kp-timeStamping present")
 	paths, err := v.plan.timestamps[i].paths, v.plan.timestamps[i].err
 	if err != nil {
-		return fail(tsChain, verdict.Indeterminate, verdict.SubNoCertificateChainFound, CodeTimestampNotTrusted, "the TSA is not trusted (%s); it gives no proof of existence", err.Error())
+		return fail(tsChain, verdict.Indeterminate, verdict.SubNoCertificateChainFound, CodeTimestampNotTrusted, "chain", fmt.Sprintf("the TSA is not trusted (%s); it gives no proof of existence", err.Error()),
+			verdict.TextParam("Detail", err.Error()))
 	}
 	add(tsChain, OK, "", "%d candidate path(s)", len(paths))
-	// Each path tried is recorded; the last one's failure concludes.
+	// Each path tried is recorded; the last one's failure concludes, in
+	// the sentence variant lastVariant with the parameters lastParams.
 	var last string
 	var lastSub verdict.SubIndication
-	lastCode := CodeTimestampTSACertificateBad
+	lastCode, lastVariant := CodeTimestampTSACertificateBad, "path"
+	var lastParams []verdict.Param
 	for _, p := range paths {
 		if err := certpath.Check(p, control, checkOptions()); err != nil {
 			last, lastCode, lastSub = err.Error(), CodeTimestampTSACertificateBad, verdict.SubCertificateChainGeneralFailure
+			lastVariant, lastParams = "path", []verdict.Param{verdict.TextParam("Detail", last)}
 			var pe *certpath.PathError
 			if errors.As(err, &pe) {
 				lastSub = pe.SubIndication()
@@ -196,8 +226,9 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 		add(tsValid, OK, "", "the path ending at %s is valid at %s", anchorName(p.Anchor), stamp(control))
 		// The TSA's service must be approved when it produced the token
 		// (decision 0018).
-		if msg, refused := anchorRefused(p.Anchor, ts.GenTime); refused {
+		if msg, params, refused := anchorRefused(p.Anchor, ts.GenTime); refused {
 			last, lastCode, lastSub = msg, CodeTimestampNotTrusted, verdict.SubNoCertificateChainFound
+			lastVariant, lastParams = "anchor", params
 			add(checkAnchorStatus, NotOK, lastCode, "%s", msg)
 			continue
 		}
@@ -212,6 +243,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 				add(tsRevoked, Information, "", "certificate %s carries id-pkix-ocsp-nocheck: its revocation is not checked", subject(l.Cert))
 			case ls.revoked && !ls.revokedAt.After(control):
 				last, lastCode = fmt.Sprintf("TSA path certificate %s revoked at %s", subject(l.Cert), stamp(ls.revokedAt)), CodeTimestampTSARevoked
+				lastVariant, lastParams = "revoked", []verdict.Param{verdict.QuotedParam("Subject", l.Cert.Subject.String()), verdict.TimeParam("Revoked", ls.revokedAt)}
 				lastSub = verdict.SubRevokedNoPOE
 				if j > 0 {
 					lastSub = verdict.SubRevokedCANoPOE
@@ -220,6 +252,7 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 				good = false
 			case !ls.notRevokedAt(control):
 				last, lastCode, lastSub = fmt.Sprintf("no usable revocation data for TSA path certificate %s", subject(l.Cert)), CodeTimestampRevocationUnknown, verdict.SubTryLater
+				lastVariant, lastParams = "revocation", []verdict.Param{verdict.QuotedParam("Subject", l.Cert.Subject.String())}
 				add(tsRevoked, NotOK, lastCode, "%s", last)
 				good = false
 			default:
@@ -234,7 +267,10 @@ func (v *validation) timestamp(i int, ts ades.Timestamp, control time.Time, st *
 			return true, &p, nil, used(status)
 		}
 	}
-	return invalidate(verdict.Indeterminate, lastSub, lastCode, "%s; it gives no proof of existence", last)
+	if lastVariant == "path" && lastParams == nil {
+		lastParams = []verdict.Param{verdict.TextParam("Detail", last)}
+	}
+	return invalidate(verdict.Indeterminate, lastSub, lastCode, lastVariant, last+"; it gives no proof of existence", lastParams...)
 }
 
 // unchecked is the conclusion of a check of a time-stamp that did not
@@ -286,8 +322,9 @@ func (v *validation) level() {
 	const supported = "Does the evidence support the level the structure shows?"
 	if l < sig.Level {
 		v.r.EvidenceLevel = l
-		v.warn(supported, CodeLevelNotSupported, "the signature has the structure of %s, but its evidence supports only %s",
-			sig.FormatName(), ades.SignatureFormat(sig.Format, l))
+		v.warn(supported, verdict.Say(CodeLevelNotSupported, "", fmt.Sprintf("the signature has the structure of %s, but its evidence supports only %s",
+			sig.FormatName(), ades.SignatureFormat(sig.Format, l)),
+			verdict.TextParam("Structure", sig.FormatName()), verdict.TextParam("Supported", ades.SignatureFormat(sig.Format, l))))
 		return
 	}
 	v.check(supported, OK, "", "the evidence supports %s", sig.FormatName())

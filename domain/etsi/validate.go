@@ -98,7 +98,7 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 	r := Result{EvidenceLevel: sig.Level, Errors: []verdict.Message{}, Warnings: []verdict.Message{}}
 	if err := p.Validate(); err != nil {
 		r.Indication, r.SubIndication = verdict.Indeterminate, verdict.SubPolicyProcessingError
-		m := verdict.Message{Code: CodePolicyInvalid, Message: err.Error()}
+		m := detail(CodePolicyInvalid, err.Error())
 		r.Errors = append(r.Errors, m)
 		r.Basic = Stage{
 			Checks:     []Check{{Name: "Is the validation policy usable?", Status: NotOK, Code: string(verdict.SubPolicyProcessingError), Message: m.Message}},
@@ -156,10 +156,10 @@ func (v *validation) check(name string, status Status, code, format string, args
 	b.Checks = append(b.Checks, Check{Name: name, Status: status, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
-// warn adds a warning to the result and to the running block, with the
-// check that gave it.
-func (v *validation) warn(name, code, format string, args ...any) {
-	m := verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)}
+// warn adds the warning m to the result and to the running block, with
+// the check that gave it.
+func (v *validation) warn(name string, m verdict.Message) {
+	code := m.Code
 	v.r.Warnings = append(v.r.Warnings, m)
 	b := v.block()
 	b.Checks = append(b.Checks, Check{Name: name, Status: Warning, Code: code, Message: m.Message})
@@ -167,19 +167,15 @@ func (v *validation) warn(name, code, format string, args ...any) {
 }
 
 // conclude decides the result: the running block concluded with a
-// failed check name (or, for TOTAL_PASSED, passed). The error's code is
-// the sub-indication's name.
-func (v *validation) conclude(name string, indication verdict.Indication, sub verdict.SubIndication, format string, args ...any) {
-	v.concludeCode(name, indication, sub, string(sub), format, args...)
-}
-
-// concludeCode is conclude with an error code of its own.
-func (v *validation) concludeCode(name string, indication verdict.Indication, sub verdict.SubIndication, code, format string, args ...any) {
+// failed check name and the error m (or, for TOTAL_PASSED, passed).
+// The error's code is the sub-indication's name but for a few
+// (CodeTimeMarkNonceMismatch).
+func (v *validation) conclude(name string, indication verdict.Indication, sub verdict.SubIndication, m verdict.Message) {
 	v.r.Indication, v.r.SubIndication = indication, sub
 	if indication == verdict.TotalPassed {
 		return
 	}
-	m := verdict.Message{Code: code, Message: fmt.Sprintf(format, args...)}
+	code := m.Code
 	v.r.Errors = append(v.r.Errors, m)
 	b := v.block()
 	b.Checks = append(b.Checks, Check{Name: name, Status: NotOK, Code: code, Message: m.Message})
@@ -204,7 +200,7 @@ func (v *validation) run() {
 	const formatSound = "Is the signature's format sound?"
 	for _, pr := range sig.Problems {
 		if pr.FormatFailure {
-			v.conclude(formatSound, verdict.TotalFailed, verdict.SubFormatFailure, "format failure: %s: %s", pr.Code, pr.Message)
+			v.conclude(formatSound, verdict.TotalFailed, verdict.SubFormatFailure, formatFailure(pr))
 			if sig.SigningCertificate != nil {
 				v.locate(sig.SigningCertificate)
 			}
@@ -213,7 +209,7 @@ func (v *validation) run() {
 	}
 	v.check(formatSound, OK, "", "no finding of the reader makes the format invalid")
 	for _, pr := range sig.Problems {
-		m := verdict.Message{Code: pr.Code, Message: pr.Message}
+		m := problem(pr)
 		v.r.Warnings = append(v.r.Warnings, m)
 		b := v.block()
 		b.Checks = append(b.Checks, Check{Name: "Is the signature free of other format findings?", Status: Warning, Code: pr.Code, Message: pr.Message})
@@ -225,7 +221,8 @@ func (v *validation) run() {
 	const identified = "Is the signing certificate identified?"
 	signer := sig.SigningCertificate
 	if signer == nil {
-		v.conclude(identified, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, "the signing certificate was not found")
+		v.conclude(identified, verdict.Indeterminate, verdict.SubNoSigningCertificateFound,
+			verdict.Say(string(verdict.SubNoSigningCertificateFound), "not-found", "the signing certificate was not found"))
 		return
 	}
 	v.check(identified, OK, "", "certificate %s", subject(signer))
@@ -236,15 +233,16 @@ func (v *validation) run() {
 	)
 	switch ref := sig.Reference; {
 	case !ref.Present:
-		v.warn(refPresent, CodeSigningCertificateRefMissing, "the signature carries no signed signing-certificate reference")
+		v.warn(refPresent, verdict.Say(CodeSigningCertificateRefMissing, "", "the signature carries no signed signing-certificate reference"))
 	case !ref.DigestMatched:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
-		v.conclude(refDigest, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, "the signed signing-certificate reference does not match the signing certificate's digest")
+		v.conclude(refDigest, verdict.Indeterminate, verdict.SubNoSigningCertificateFound,
+			verdict.Say(string(verdict.SubNoSigningCertificateFound), "digest", "the signed signing-certificate reference does not match the signing certificate's digest"))
 		return
 	case ref.IssuerSerialPresent && !ref.IssuerSerialMatched:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
 		v.check(refDigest, OK, "", "the digests match")
-		v.warn(refIssuerSN, CodeIssuerSerialMismatch, "the issuer and serial number of the signing-certificate reference do not match the signing certificate")
+		v.warn(refIssuerSN, verdict.Say(CodeIssuerSerialMismatch, "", "the issuer and serial number of the signing-certificate reference do not match the signing certificate"))
 	default:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
 		v.check(refDigest, OK, "", "the digests match")
@@ -318,23 +316,28 @@ func (v *validation) cryptographic() bool {
 	)
 	for _, d := range sig.DataObjects {
 		if d.Found && !d.Intact && d.Unchecked == "" {
-			v.conclude(intact, verdict.TotalFailed, verdict.SubHashFailure, "the digest of signed data object %q does not match", d.Name)
+			v.conclude(intact, verdict.TotalFailed, verdict.SubHashFailure, verdict.Say(string(verdict.SubHashFailure), "object",
+				fmt.Sprintf("the digest of signed data object %q does not match", d.Name), verdict.QuotedParam("Object", d.Name)))
 			return false
 		}
 	}
 	if len(sig.DataObjects) == 0 {
-		v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, "the signed data was not found")
+		v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound,
+			verdict.Say(string(verdict.SubSignedDataNotFound), "data", "the signed data was not found"))
 		return false
 	}
 	for _, d := range sig.DataObjects {
 		if !d.Found {
-			v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, "signed data object %q was not found", d.Name)
+			v.conclude(found, verdict.Indeterminate, verdict.SubSignedDataNotFound, verdict.Say(string(verdict.SubSignedDataNotFound), "object",
+				fmt.Sprintf("signed data object %q was not found", d.Name), verdict.QuotedParam("Object", d.Name)))
 			return false
 		}
 	}
 	for _, d := range sig.DataObjects {
 		if d.Unchecked != "" {
-			v.conclude(intact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, "the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked)
+			v.conclude(intact, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, verdict.Say(string(verdict.SubCryptoConstraintsFailureNoPOE), "digest",
+				fmt.Sprintf("the digest of signed data object %q could not be computed: unsupported algorithm %s (%s)", d.Name, orUnknown(d.DigestAlgorithm), d.Unchecked),
+				verdict.QuotedParam("Object", d.Name), verdict.TextParam("Algorithm", orUnknown(d.DigestAlgorithm)), verdict.TextParam("Detail", d.Unchecked)))
 			return false
 		}
 	}
@@ -353,17 +356,22 @@ func (v *validation) cryptographic() bool {
 		}
 		if u, ok := valueUse(val, sig.SigningCertificate, digest); ok {
 			if l := v.cat.Judge(u); l.Never {
-				v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailure, "the signature value uses %s, which is not acceptable: %s", u, l.Reason)
+				v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailure, verdict.Say(string(verdict.SubCryptoConstraintsFailure), "value",
+					fmt.Sprintf("the signature value uses %s, which is not acceptable: %s", u, l.Reason), verdict.TextParam("Algorithm", u.String()), verdict.TextParam("Detail", l.Reason)))
 				return false
 			}
 		}
-		v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, "the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason)
+		v.conclude(value, verdict.Indeterminate, verdict.SubCryptoConstraintsFailureNoPOE, verdict.Say(string(verdict.SubCryptoConstraintsFailureNoPOE), "value",
+			fmt.Sprintf("the signature value could not be verified: unsupported algorithm %s (%s)", orUnknown(val.Algorithm), val.Reason),
+			verdict.TextParam("Algorithm", orUnknown(val.Algorithm)), verdict.TextParam("Detail", val.Reason)))
 		return false
 	case !val.Done:
-		v.conclude(value, verdict.Indeterminate, verdict.SubFormatFailure, "the signature value could not be verified (%s)", orUnknown(val.Reason))
+		v.conclude(value, verdict.Indeterminate, verdict.SubFormatFailure, verdict.Say(string(verdict.SubFormatFailure), "value",
+			fmt.Sprintf("the signature value could not be verified (%s)", orUnknown(val.Reason)), verdict.TextParam("Detail", orUnknown(val.Reason))))
 		return false
 	case !val.Valid:
-		v.conclude(value, verdict.TotalFailed, verdict.SubSigCryptoFailure, "the signature does not verify with the signing certificate's key (%s)", orUnknown(val.Reason))
+		v.conclude(value, verdict.TotalFailed, verdict.SubSigCryptoFailure, verdict.Say(string(verdict.SubSigCryptoFailure), "value",
+			fmt.Sprintf("the signature does not verify with the signing certificate's key (%s)", orUnknown(val.Reason)), verdict.TextParam("Detail", orUnknown(val.Reason))))
 		return false
 	}
 	v.check(value, OK, "", "%s signature value verified", orUnknown(sig.Value.Algorithm))
@@ -406,15 +414,16 @@ func (v *validation) acceptance(signer *x509.Certificate) bool {
 		beforePOE  = "Is the claimed signing time at or before the signature's proof of existence?"
 	)
 	if t.Before(signer.NotBefore) || t.After(signer.NotAfter) {
-		v.warn(inValidity, CodeClaimedSigningTimeOutside, "the claimed signing time %s is outside the signing certificate's validity %s to %s",
-			stamp(t), stamp(signer.NotBefore), stamp(signer.NotAfter))
+		v.warn(inValidity, verdict.Say(CodeClaimedSigningTimeOutside, "", fmt.Sprintf("the claimed signing time %s is outside the signing certificate's validity %s to %s",
+			stamp(t), stamp(signer.NotBefore), stamp(signer.NotAfter)),
+			verdict.TimeParam("Claimed", t), verdict.TimeParam("NotBefore", signer.NotBefore), verdict.TimeParam("NotAfter", signer.NotAfter)))
 	} else {
 		v.check(inValidity, OK, "", "the claimed signing time %s is within %s to %s", stamp(t), stamp(signer.NotBefore), stamp(signer.NotAfter))
 	}
 	if v.r.BestSignatureTime.Before(v.vt) {
 		if t.After(v.r.BestSignatureTime) {
-			v.warn(beforePOE, CodeClaimedSigningTimeAfterPOE, "the claimed signing time %s is after the signature's proof of existence %s",
-				stamp(t), stamp(v.r.BestSignatureTime))
+			v.warn(beforePOE, verdict.Say(CodeClaimedSigningTimeAfterPOE, "", fmt.Sprintf("the claimed signing time %s is after the signature's proof of existence %s",
+				stamp(t), stamp(v.r.BestSignatureTime)), verdict.TimeParam("Claimed", t), verdict.TimeParam("POE", v.r.BestSignatureTime)))
 		} else {
 			v.check(beforePOE, OK, "", "the claimed signing time %s is not after the proof of existence %s", stamp(t), stamp(v.r.BestSignatureTime))
 		}
@@ -560,7 +569,7 @@ func usable(f revocation.Fact, l certpath.Link, vt time.Time) bool {
 type outcome struct {
 	indication verdict.Indication
 	sub        verdict.SubIndication
-	message    string
+	message    verdict.Message // the error, but for TOTAL_PASSED
 	warnings   []verdict.Message
 }
 
@@ -596,14 +605,15 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	if err != nil {
 		var nc *certpath.NoChainError
 		if errors.As(err, &nc) {
-			v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound, detail(string(verdict.SubNoCertificateChainFound), err.Error()))
 		} else {
-			v.conclude(chainFound, verdict.Indeterminate, verdict.SubCertificateChainGeneralFailure, "%s", err.Error())
+			v.conclude(chainFound, verdict.Indeterminate, verdict.SubCertificateChainGeneralFailure, detail(string(verdict.SubCertificateChainGeneralFailure), err.Error()))
 		}
 		return
 	}
 	if len(paths) == 0 {
-		v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound, "no certificate chain found")
+		v.conclude(chainFound, verdict.Indeterminate, verdict.SubNoCertificateChainFound,
+			verdict.Say(string(verdict.SubNoCertificateChainFound), "none", "no certificate chain found"))
 		return
 	}
 	best, bestAt := judged{}, -1
@@ -626,7 +636,7 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	b.Checks = append(b.Checks, best.checks...)
 	b.Conclusion.Indication, b.Conclusion.SubIndication = blockIndication(best.basic.indication), best.basic.sub
 	if best.basic.indication != verdict.TotalPassed {
-		b.Conclusion.Errors = append(b.Conclusion.Errors, verdict.Message{Code: string(best.basic.sub), Message: best.basic.message})
+		b.Conclusion.Errors = append(b.Conclusion.Errors, best.basic.message)
 	}
 	v.r.LongTerm = &best.longTerm
 	v.signerFacts = used(best.status)
@@ -634,7 +644,7 @@ func (v *validation) certificates(signer *x509.Certificate) {
 	v.r.Warnings = append(v.r.Warnings, best.final.warnings...)
 	v.r.Indication, v.r.SubIndication = best.final.indication, best.final.sub
 	if best.final.indication != verdict.TotalPassed {
-		v.r.Errors = append(v.r.Errors, verdict.Message{Code: string(best.final.sub), Message: best.final.message})
+		v.r.Errors = append(v.r.Errors, best.final.message)
 	}
 }
 
@@ -669,7 +679,7 @@ func (v *validation) path(p certpath.Path) judged {
 	j.final = j.basic
 	if o, ok := v.order(j.basic, &j.longTerm); !ok {
 		j.final = o
-		j.longTerm.Conclusion = Conclusion{Indication: o.indication, SubIndication: o.sub, Errors: []verdict.Message{{Code: string(o.sub), Message: o.message}}}
+		j.longTerm.Conclusion = Conclusion{Indication: o.indication, SubIndication: o.sub, Errors: []verdict.Message{o.message}}
 		return j
 	}
 	switch j.basic.sub {
@@ -684,7 +694,7 @@ func (v *validation) path(p certpath.Path) judged {
 	j.final = v.cryptoWithTime(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
 	if j.final.indication != verdict.TotalPassed {
-		c.Errors = []verdict.Message{{Code: string(j.final.sub), Message: j.final.message}}
+		c.Errors = []verdict.Message{j.final.message}
 	}
 	j.longTerm.Conclusion = c
 	return j
@@ -707,8 +717,9 @@ func (v *validation) issuedBefore(p certpath.Path, o outcome, st *Stage) outcome
 		st.Checks = append(st.Checks, Check{Name: name, Status: OK, Message: fmt.Sprintf("the best-signature-time %s is not before notBefore %s", stamp(bst), stamp(signer.NotBefore))})
 		return o
 	}
-	msg := fmt.Sprintf("a proof of existence of the signature at %s precedes the issuance of the signing certificate %s (notBefore %s)", stamp(bst), subject(signer), stamp(signer.NotBefore))
-	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: string(verdict.SubNotYetValid), Message: msg})
+	msg := verdict.Say(string(verdict.SubNotYetValid), "poe", fmt.Sprintf("a proof of existence of the signature at %s precedes the issuance of the signing certificate %s (notBefore %s)", stamp(bst), subject(signer), stamp(signer.NotBefore)),
+		verdict.TimeParam("POE", bst), verdict.QuotedParam("Subject", signer.Subject.String()), verdict.TimeParam("NotBefore", signer.NotBefore))
+	st.Checks = append(st.Checks, Check{Name: name, Status: NotOK, Code: string(verdict.SubNotYetValid), Message: msg.Message})
 	return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: msg}
 }
 
@@ -736,18 +747,18 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 	if err != nil {
 		if !errors.As(err, &pe) {
 			add(valid, NotOK, verdict.SubCertificateChainGeneralFailure, err.Error())
-			return outcome{indication: verdict.Indeterminate, sub: verdict.SubCertificateChainGeneralFailure, message: err.Error()}
+			return outcome{indication: verdict.Indeterminate, sub: verdict.SubCertificateChainGeneralFailure, message: detail(string(verdict.SubCertificateChainGeneralFailure), err.Error())}
 		}
 		switch pe.Check {
 		case certpath.CheckNotYetValid:
 			add(valid, NotOK, verdict.SubNotYetValid, pe.Error())
-			return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: pe.Error()}
+			return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid, message: detail(string(verdict.SubNotYetValid), pe.Error())}
 		case certpath.CheckExpired:
 			add(valid, NotOK, verdict.SubOutOfBoundsNoPOE, pe.Error())
 			expired = true
 		default:
 			add(valid, NotOK, pe.SubIndication(), pe.Error())
-			return outcome{indication: verdict.Indeterminate, sub: pe.SubIndication(), message: pe.Error()}
+			return outcome{indication: verdict.Indeterminate, sub: pe.SubIndication(), message: detail(string(pe.SubIndication()), pe.Error())}
 		}
 	} else {
 		add(valid, OK, "", fmt.Sprintf("every certificate is valid at %s and the chain's constraints hold", stamp(v.vt)))
@@ -764,18 +775,20 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 				sub = verdict.SubRevokedCANoPOE
 			}
 			return outcome{indication: verdict.Indeterminate, sub: sub,
-				message: fmt.Sprintf("certificate %s was revoked at %s, before the validation time, and no proof of existence of the signature precedes the revocation",
-					subject(certs[st.index]), stamp(st.revokedAt))}
+				message: verdict.Say(string(sub), "certificate", fmt.Sprintf("certificate %s was revoked at %s, before the validation time, and no proof of existence of the signature precedes the revocation",
+					subject(certs[st.index]), stamp(st.revokedAt)), verdict.QuotedParam("Subject", certs[st.index].Subject.String()), verdict.TimeParam("Revoked", st.revokedAt))}
 		}
 	}
 	if expired {
 		return outcome{indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE,
-			message: pe.Error() + "; no proof of existence of the signature within the validity"}
+			message: verdict.Say(string(verdict.SubOutOfBoundsNoPOE), "validity", pe.Error()+"; no proof of existence of the signature within the validity",
+				verdict.TextParam("Detail", pe.Error()))}
 	}
 	for _, st := range status {
 		if !st.fresh && !st.noCheck {
 			return outcome{indication: verdict.Indeterminate, sub: verdict.SubTryLater,
-				message: fmt.Sprintf("no fresh revocation data for certificate %s", subject(certs[st.index]))}
+				message: verdict.Say(string(verdict.SubTryLater), "revocation", fmt.Sprintf("no fresh revocation data for certificate %s", subject(certs[st.index])),
+					verdict.QuotedParam("Subject", certs[st.index].Subject.String()))}
 		}
 	}
 	return outcome{indication: verdict.TotalPassed}
@@ -809,7 +822,7 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		if errors.As(err, &pe) && pe.Check == certpath.CheckNotYetValid && basic.sub == verdict.SubOutOfBoundsNoPOE {
 			add(valid, NotOK, string(verdict.SubNotYetValid), err.Error())
 			return outcome{indication: verdict.TotalFailed, sub: verdict.SubNotYetValid,
-				message: pe.Error() + " (best-signature-time before notBefore)"}
+				message: verdict.Say(string(verdict.SubNotYetValid), "bst", pe.Error()+" (best-signature-time before notBefore)", verdict.TextParam("Detail", pe.Error()))}
 		}
 		add(valid, NotOK, string(basic.sub), err.Error())
 		return basic
@@ -828,16 +841,16 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		}
 		add(notRevoke, OK, "", who+": not revoked then")
 		if ls.revoked {
-			warnings = append(warnings, verdict.Message{Code: CodeRevokedAfterPOE,
-				Message: fmt.Sprintf("certificate %s was revoked at %s, after the proof of existence of the signature at %s",
-					subject(certs[ls.index]), stamp(ls.revokedAt), stamp(bst))})
+			warnings = append(warnings, verdict.Say(CodeRevokedAfterPOE, "", fmt.Sprintf("certificate %s was revoked at %s, after the proof of existence of the signature at %s",
+				subject(certs[ls.index]), stamp(ls.revokedAt), stamp(bst)),
+				verdict.QuotedParam("Subject", certs[ls.index].Subject.String()), verdict.TimeParam("Revoked", ls.revokedAt), verdict.TimeParam("POE", bst)))
 		}
 	}
 	for _, c := range certs[:max(len(certs)-1, 1)] {
 		if v.vt.After(c.NotAfter) {
-			warnings = append(warnings, verdict.Message{Code: CodeExpiredAfterPOE,
-				Message: fmt.Sprintf("certificate %s expired at %s, after the proof of existence of the signature at %s",
-					subject(c), stamp(c.NotAfter), stamp(bst))})
+			warnings = append(warnings, verdict.Say(CodeExpiredAfterPOE, "", fmt.Sprintf("certificate %s expired at %s, after the proof of existence of the signature at %s",
+				subject(c), stamp(c.NotAfter), stamp(bst)),
+				verdict.QuotedParam("Subject", c.Subject.String()), verdict.TimeParam("Expired", c.NotAfter), verdict.TimeParam("POE", bst)))
 		}
 	}
 	for _, w := range warnings {
@@ -848,6 +861,35 @@ func (v *validation) withTime(p certpath.Path, status []linkStatus, basic outcom
 		add(name, Warning, w.Code, w.Message)
 	}
 	return outcome{indication: verdict.TotalPassed, warnings: warnings}
+}
+
+// detail is the message of code whose English sentence is made of parts
+// that are not said in words of their own (a certificate path's error, a
+// policy's): its template frames the English text, as Detail.
+func detail(code, english string) verdict.Message {
+	return verdict.Say(code, "", english, verdict.TextParam("Detail", english))
+}
+
+// problem is the warning of a reader's finding, in the reader's words
+// when it said them (ades.Say), else framing its English text as Detail
+// (decision 0038).
+func problem(pr ades.Problem) verdict.Message {
+	if pr.ID != "" {
+		return verdict.Message{Code: pr.Code, Message: pr.Message, ID: pr.ID, Params: pr.Params}
+	}
+	return verdict.Say(pr.Code, "", pr.Message, verdict.TextParam("Detail", pr.Message))
+}
+
+// formatFailure is the error of a reader's finding that makes the format
+// invalid: "format failure", the finding's code and its sentence, whose
+// template is FORMAT_FAILURE's variant of the finding's ID when the
+// reader worded it.
+func formatFailure(pr ades.Problem) verdict.Message {
+	english := fmt.Sprintf("format failure: %s: %s", pr.Code, pr.Message)
+	if pr.ID != "" {
+		return verdict.Say(string(verdict.SubFormatFailure), pr.ID, english, append([]verdict.Param{verdict.TextParam("Problem", pr.Code)}, pr.Params...)...)
+	}
+	return verdict.Say(string(verdict.SubFormatFailure), "problem", english, verdict.TextParam("Problem", pr.Code), verdict.TextParam("Detail", pr.Message))
 }
 
 func subject(c *x509.Certificate) string {

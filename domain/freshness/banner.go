@@ -14,6 +14,14 @@ import (
 type Banner struct {
 	Category Category
 	Text     string
+	// Lists, More, Files and Confirmed are what Text is made of, so that
+	// a catalogue can say it in another language (docs/decisions/0038):
+	// the names of the lists shown, how many more there are, the files
+	// to supply, and the oldest confirmation online (zero: never).
+	Lists     []string
+	More      int
+	Files     []string
+	Confirmed time.Time
 }
 
 // maxNames caps how many lists a banner names; the rest are counted.
@@ -56,6 +64,7 @@ func (s Summary) Banner() (Banner, bool) {
 		}
 	}
 	subj, one := subject(names)
+	b.Lists, b.More, b.Files, b.Confirmed = names[:min(len(names), maxNames)], max(len(names)-maxNames, 0), files, oldest
 	is, its := "are", "their"
 	if one {
 		is, its = "is", "its"
@@ -71,7 +80,7 @@ func (s Summary) Banner() (Banner, bool) {
 		if len(files) == 0 {
 			b.Text = fmt.Sprintf("%s could not be authenticated: no signer certificate is configured.", subj)
 		} else {
-			b.Text = fmt.Sprintf("%s could not be authenticated: supply %s.", subj, strings.Join(files, " and "))
+			b.Text = fmt.Sprintf("%s could not be authenticated: supply %s.", subj, andList(files))
 		}
 	case CategoryParseFailure:
 		b.Text = fmt.Sprintf("%s could not be parsed; %s anchors are not available.", subj, its)
@@ -107,6 +116,14 @@ func subject(names []string) (text string, one bool) {
 }
 
 // confirmed says when trust data was last confirmed.
+// andList is "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
 func confirmed(t time.Time) string {
 	if t.IsZero() {
 		return "never confirmed"

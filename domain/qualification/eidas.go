@@ -44,6 +44,18 @@ func (t CertType) words() string {
 	return "an unknown use"
 }
 
+// A moment is one of the two times a certificate is judged at, as
+// messages name it.
+type moment struct {
+	variant string // of the message's sentence
+	words   string // English
+}
+
+var (
+	issuance    = moment{"issued", "when the certificate was issued"}
+	signingTime = moment{"signing", "at signing time"}
+)
+
 // CertQualification is a certificate's qualification at one time (DSS's
 // CertificateQualification): not applicable, or qualified or not, for
 // what, with its key on a QSCD or not.
@@ -78,14 +90,14 @@ type eidas struct {
 
 // at is the certificate's qualification at t (ETSI TS 119 615, 4.3.4;
 // the steps of reference c.4), and the reasons for what is not
-// qualified. label names t in messages ("when issued", "at signing
-// time").
-func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Message) {
-	when := fmt.Sprintf("%s (%s)", label, t.UTC().Format(time.DateOnly))
+// qualified. m names t in messages.
+func (e eidas) at(t time.Time, m moment) (CertQualification, []verdict.Message) {
+	when := fmt.Sprintf("%s (%s)", m.words, t.UTC().Format(time.DateOnly))
+	date := verdict.DateParam("Date", t)
 	es := at(e.listings, t)
 	if len(es) == 0 {
-		return CertQualification{NA: true}, []verdict.Message{{Code: CodeNoServiceAtTime, Message: fmt.Sprintf(
-			"no trust service listed the signer's CA %s: the list's entries start later or ended earlier", when)}}
+		return CertQualification{NA: true}, []verdict.Message{verdict.Say(CodeNoServiceAtTime, m.variant, fmt.Sprintf(
+			"no trust service listed the signer's CA %s: the list's entries start later or ended earlier", when), date)}
 	}
 	// Only CA/QC services, when there is one.
 	if slices.ContainsFunc(es, func(x entry) bool { return x.typ == trust.TypeCAQC }) {
@@ -101,17 +113,19 @@ func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Messa
 			return !e.typeAccepted(x, certType)
 		})
 		if len(kept) == 0 {
-			return CertQualification{NA: true}, []verdict.Message{{Code: CodeTypeNotCovered, Message: fmt.Sprintf(
-				"the certificate is for %s, and no trust service listing its CA %s covers that use", certType.words(), when)}}
+			return CertQualification{NA: true}, []verdict.Message{verdict.Say(CodeTypeNotCovered, m.variant, fmt.Sprintf(
+				"the certificate is for %s, and no trust service listing its CA %s covers that use", certType.words(), when),
+				verdict.TextParam("Use", certType.String()), date)}
 		}
 		es = kept
 	}
 	// Services whose qualifiers contradict each other are left out.
 	consistent := es[:0:0]
 	for _, x := range es {
-		if why := e.inconsistent(x); why != "" {
-			notes = append(notes, verdict.Message{Code: CodeInconsistentService, Message: fmt.Sprintf(
-				"trust service %q (%s list) is left out %s: %s", x.name, x.listing.Territory, when, why)})
+		if variant, why := e.inconsistent(x); why != "" {
+			notes = append(notes, verdict.Say(CodeInconsistentService, variant+"-"+m.variant, fmt.Sprintf(
+				"trust service %q (%s list) is left out %s: %s", x.name, x.listing.Territory, when, why),
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), date, verdict.TextParam("Status", x.statusName())))
 			continue
 		}
 		consistent = append(consistent, x)
@@ -125,9 +139,11 @@ func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Messa
 		first, _ := e.with(es[0])
 		for _, x := range es[1:] {
 			if q, _ := e.with(x); q != first {
-				return CertQualification{NA: true}, append(notes, verdict.Message{Code: CodeConflictingServices, Message: fmt.Sprintf(
+				return CertQualification{NA: true}, append(notes, verdict.Say(CodeConflictingServices, m.variant, fmt.Sprintf(
 					"the trust services listing the signer's CA disagree %s (%q gives %s, %q gives %s): no qualification can be given",
-					when, es[0].name, first, x.name, q)})
+					when, es[0].name, first, x.name, q), date,
+					verdict.QuotedParam("Service", es[0].name), verdict.TextParam("Gives", first.String()),
+					verdict.QuotedParam("Other", x.name), verdict.TextParam("OtherGives", q.String())))
 			}
 		}
 		// Prefer a granted one for the reasons given.
@@ -137,8 +153,12 @@ func (e eidas) at(t time.Time, label string) (CertQualification, []verdict.Messa
 	}
 	q, why := e.with(es[0])
 	for _, w := range why {
-		w.Message = w.Message + " " + when
-		notes = append(notes, w)
+		// The reason, said at m: its sentence's variant with m's.
+		variant := strings.TrimPrefix(strings.TrimPrefix(w.ID, w.Code), ".")
+		if variant != "" {
+			variant += "-"
+		}
+		notes = append(notes, verdict.Say(w.Code, variant+m.variant, w.Message+" "+when, append(slices.Clone(w.Params), verdict.DateParam("At", t))...))
 	}
 	return q, notes
 }
@@ -208,23 +228,24 @@ func usage(caps map[qualifier]bool) []CertType {
 
 // inconsistent says what contradicts itself in service x's qualifiers
 // for this certificate (ETSI TS 119 612, 5.5.9.2.3), "" when nothing.
-func (e eidas) inconsistent(x entry) string {
+// It returns the reason's variant of the message's sentence with it.
+func (e eidas) inconsistent(x entry) (variant, why string) {
 	caps := qualifiersOf(captured(x.quals, e.factsFor(x)))
 	switch {
 	case caps[qQCStatement] && caps[qNotQualified]:
-		return "QCStatement and NotQualified both apply"
+		return "qc", "QCStatement and NotQualified both apply"
 	case caps[qWithSSCD] && caps[qNoSSCD], caps[qWithQSCD] && caps[qNoQSCD]:
-		return "it says the key is and is not on a (Q)SCD"
+		return "scd", "it says the key is and is not on a (Q)SCD"
 	case (caps[qSSCDAsInCert] || caps[qQSCDAsInCert]) && (caps[qWithSSCD] || caps[qWithQSCD] || caps[qQSCDManagedOnBehalf]):
-		return "it defers the (Q)SCD status to the certificate and states it"
+		return "scd-deferred", "it defers the (Q)SCD status to the certificate and states it"
 	case len(usage(caps)) > 1:
-		return "more than one of QCForESig, QCForESeal and QCForWSA apply"
+		return "usage", "more than one of QCForESig, QCForESeal and QCForWSA apply"
 	case caps[qForLegalPerson] && caps[qForESig]:
-		return "QCForLegalPerson and QCForESig both apply"
+		return "legal-person", "QCForLegalPerson and QCForESig both apply"
 	case !x.postEIDAS() && postEIDASStatus(x.status):
-		return "an entry before 1 July 2016 carries an eIDAS status (" + x.statusName() + ")"
+		return "status", "an entry before 1 July 2016 carries an eIDAS status (" + x.statusName() + ")"
 	}
-	return ""
+	return "", ""
 }
 
 // with is the qualification service x gives (steps 7 to 11 of reference
@@ -233,27 +254,33 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 	f := e.factsFor(x)
 	var why []verdict.Message
 	if x.typ != trust.TypeCAQC {
-		why = append(why, verdict.Message{Code: CodeServiceNotQualified, Message: fmt.Sprintf(
-			"trust service %q (%s list) is of type %s: it does not issue qualified certificates", x.name, x.listing.Territory, x.typeName())})
+		why = append(why, verdict.Say(CodeServiceNotQualified, "", fmt.Sprintf(
+			"trust service %q (%s list) is of type %s: it does not issue qualified certificates", x.name, x.listing.Territory, x.typeName()),
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Type", x.typeName())))
 		return CertQualification{Type: f.typeFromCertificate(false)}, why
 	}
 	if !x.granted() {
-		why = append(why, verdict.Message{Code: CodeServiceNotGranted, Message: fmt.Sprintf(
-			"trust service %q (%s list) was %s since %s, not granted,", x.name, x.listing.Territory, x.statusName(), x.start.UTC().Format(time.DateOnly))})
+		why = append(why, verdict.Say(CodeServiceNotGranted, "", fmt.Sprintf(
+			"trust service %q (%s list) was %s since %s, not granted,", x.name, x.listing.Territory, x.statusName(), x.start.UTC().Format(time.DateOnly)),
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory), verdict.TextParam("Status", x.statusName()),
+			verdict.DateParam("Date", x.start)))
 		return CertQualification{Type: f.typeFromCertificate(false)}, why
 	}
 	caps := qualifiersOf(captured(x.quals, f))
 	var qc bool
 	switch {
 	case caps[qNotQualified]:
-		why = append(why, verdict.Message{Code: CodeNotQualified, Message: fmt.Sprintf(
-			"trust service %q (%s list) marks this certificate NotQualified", x.name, x.listing.Territory)})
+		why = append(why, verdict.Say(CodeNotQualified, "", fmt.Sprintf(
+			"trust service %q (%s list) marks this certificate NotQualified", x.name, x.listing.Territory),
+			verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 	case caps[qQCStatement]:
 		qc = true
 	default:
 		qc = f.qcFromCertificate()
 		if !qc {
-			why = append(why, verdict.Message{Code: CodeNotQualified, Message: "the certificate does not declare itself qualified (" + notQCReason(f) + ")"})
+			variant, reason := notQCReason(f)
+			why = append(why, verdict.Say(CodeNotQualified, variant, "the certificate does not declare itself qualified ("+reason+")",
+				verdict.TextParam("Laws", strings.Join(f.Legislation, ", "))))
 		}
 	}
 	if !qc {
@@ -276,8 +303,9 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 		case caps[qWithQSCD], caps[qQSCDManagedOnBehalf]:
 			q.QSCD = true
 		case caps[qNoQSCD]:
-			why = append(why, verdict.Message{Code: CodeNotQSCD, Message: fmt.Sprintf(
-				"trust service %q (%s list) says the key is not on a qualified signature creation device (QCNoQSCD)", x.name, x.listing.Territory)})
+			why = append(why, verdict.Say(CodeNotQSCD, "qscd", fmt.Sprintf(
+				"trust service %q (%s list) says the key is not on a qualified signature creation device (QCNoQSCD)", x.name, x.listing.Territory),
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 		default:
 			fromCert = true
 		}
@@ -286,8 +314,9 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 		case caps[qWithSSCD]:
 			q.QSCD = true
 		case caps[qNoSSCD]:
-			why = append(why, verdict.Message{Code: CodeNotQSCD, Message: fmt.Sprintf(
-				"trust service %q (%s list) says the key is not on a secure signature creation device (QCNoSSCD)", x.name, x.listing.Territory)})
+			why = append(why, verdict.Say(CodeNotQSCD, "sscd", fmt.Sprintf(
+				"trust service %q (%s list) says the key is not on a secure signature creation device (QCNoSSCD)", x.name, x.listing.Territory),
+				verdict.QuotedParam("Service", x.name), verdict.TextParam("Country", x.listing.Territory)))
 		default:
 			fromCert = true
 		}
@@ -295,7 +324,7 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 	if fromCert {
 		q.QSCD = f.qscdFromCertificate()
 		if !q.QSCD {
-			why = append(why, verdict.Message{Code: CodeNotQSCD, Message: "the certificate does not declare its key on a qualified signature creation device (no QcSSCD statement)"})
+			why = append(why, verdict.Say(CodeNotQSCD, "", "the certificate does not declare its key on a qualified signature creation device (no QcSSCD statement)"))
 		}
 	}
 	if q.Type == TypeWSA {
@@ -304,14 +333,14 @@ func (e eidas) with(x entry) (CertQualification, []verdict.Message) {
 	return q, why
 }
 
-func notQCReason(f Facts) string {
+func notQCReason(f Facts) (variant, reason string) {
 	switch {
 	case len(f.Legislation) > 0:
-		return "its QcCClegislation names " + strings.Join(f.Legislation, ", ") + ", a law other than the EU's"
+		return "legislation", "its QcCClegislation names " + strings.Join(f.Legislation, ", ") + ", a law other than the EU's"
 	case f.postEIDAS():
-		return "no QcCompliance statement"
+		return "compliance", "no QcCompliance statement"
 	}
-	return "no QcCompliance statement and no qualified certificate policy"
+	return "policy", "no QcCompliance statement and no qualified certificate policy"
 }
 
 // final combines the qualifications at issuance and at signing time

@@ -65,7 +65,7 @@ func Evaluate(in Input) Result {
 		if v == ZertESQES {
 			hw = qualifiedSwissTimestamp(in.Timestamps)
 			if !hw {
-				notes = append(notes, verdict.Message{Code: CodeNoQualifiedTimestamp, Message: "no qualified time-stamp from a time-stamping service on the Swiss list covers the signature: a QES, but not equivalent to a handwritten signature (Swiss CO Art. 14 para 2bis)"})
+				notes = append(notes, verdict.Say(CodeNoQualifiedTimestamp, "", "no qualified time-stamp from a time-stamping service on the Swiss list covers the signature: a QES, but not equivalent to a handwritten signature (Swiss CO Art. 14 para 2bis)"))
 			}
 		}
 		return Result{Swiss: &v, Handwritten: &hw, Notes: notes}
@@ -88,18 +88,19 @@ func only(ls []Listing, f trust.Framework) []Listing {
 // signing time, combined, then the matrix with the indication.
 func eidasQualification(in Input, listings []Listing) (string, []verdict.Message) {
 	if len(listings) == 0 || in.Signer == nil {
-		return NA, []verdict.Message{{Code: CodeNoTrustedList, Message: "the signing certificate chains to no service of an EU trusted list: no eIDAS qualification"}}
+		return NA, []verdict.Message{verdict.Say(CodeNoTrustedList, "", "the signing certificate chains to no service of an EU trusted list: no eIDAS qualification")}
 	}
 	e := eidas{facts: FactsOf(in.Signer), listings: listings}
-	issued, whyIssued := e.at(in.Signer.NotBefore, "when the certificate was issued")
-	signing, whySigning := e.at(in.BestSignatureTime, "at signing time")
+	issued, whyIssued := e.at(in.Signer.NotBefore, issuance)
+	signing, whySigning := e.at(in.BestSignatureTime, signingTime)
 	q := final(issued, signing)
 	v := signatureQualification(in.Indication, q)
 	var notes []verdict.Message
 	for _, l := range listings {
 		if eq := l.Service.Equivalence; eq != nil {
-			notes = append(notes, verdict.Message{Code: CodeMRA, Message: fmt.Sprintf(
-				"the signer's CA is on the %s list, a third country's, recognised under a mutual recognition agreement (%s): its services are read in eIDAS terms", l.Territory, eq.LegalIdentifier)})
+			notes = append(notes, verdict.Say(CodeMRA, "", fmt.Sprintf(
+				"the signer's CA is on the %s list, a third country's, recognised under a mutual recognition agreement (%s): its services are read in eIDAS terms", l.Territory, eq.LegalIdentifier),
+				verdict.TextParam("Country", l.Territory), verdict.TextParam("Agreement", eq.LegalIdentifier)))
 			break
 		}
 	}
@@ -109,12 +110,14 @@ func eidasQualification(in Input, listings []Listing) (string, []verdict.Message
 	notes = append(notes, whySigning...)
 	notes = append(notes, whyIssued...)
 	if issued != signing && !issued.NA && !signing.NA {
-		notes = append(notes, verdict.Message{Code: CodeChangedSinceIssuance, Message: fmt.Sprintf(
-			"the certificate was %s when issued and %s at signing time", issued, signing)})
+		notes = append(notes, verdict.Say(CodeChangedSinceIssuance, "", fmt.Sprintf(
+			"the certificate was %s when issued and %s at signing time", issued, signing),
+			verdict.TextParam("Issued", issued.String()), verdict.TextParam("Signing", signing.String())))
 	}
 	if in.Indication != verdict.TotalPassed {
-		notes = append(notes, verdict.Message{Code: CodeSignatureNotPassed, Message: fmt.Sprintf(
-			"the signature is %s, so its qualification is %s", in.Indication, v)})
+		notes = append(notes, verdict.Say(CodeSignatureNotPassed, "", fmt.Sprintf(
+			"the signature is %s, so its qualification is %s", in.Indication, v),
+			verdict.TextParam("Indication", string(in.Indication)), verdict.TextParam("Qualification", v)))
 	}
 	return v, dedupe(notes)
 }
@@ -135,7 +138,7 @@ func dedupe(ms []verdict.Message) []verdict.Message {
 	for _, m := range ms {
 		dup := false
 		for _, o := range out {
-			if o == m {
+			if o.Code == m.Code && o.Message == m.Message { // the same sentence, so the same parameters
 				dup = true
 				break
 			}

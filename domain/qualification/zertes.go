@@ -38,21 +38,23 @@ const swissLegislation = "CH"
 //     eSeal): REGULATED_SEAL, of a natural person: REGULATED_SIGNATURE.
 func zertes(in Input, listings []Listing) (string, []verdict.Message) {
 	if in.Indication != verdict.TotalPassed {
-		return ZertESNotApplicable, []verdict.Message{{Code: CodeSignatureNotPassed, Message: fmt.Sprintf(
-			"the signature is %s: a Swiss qualification applies only to a valid signature", in.Indication)}}
+		return ZertESNotApplicable, []verdict.Message{verdict.Say(CodeSignatureNotPassed, "swiss", fmt.Sprintf(
+			"the signature is %s: a Swiss qualification applies only to a valid signature", in.Indication),
+			verdict.TextParam("Indication", string(in.Indication)))}
 	}
 	f := FactsOf(in.Signer)
 	var chosen *entry
 	for _, t := range []struct {
 		at    time.Time
 		label string
-	}{{f.NotBefore, "when the certificate was issued"}, {in.BestSignatureTime, "at signing time"}} {
+		when  string // the variant of the sentence
+	}{{f.NotBefore, "when the certificate was issued", "swiss-issued"}, {in.BestSignatureTime, "at signing time", "swiss-signing"}} {
 		es := at(listings, t.at)
 		i := slices.IndexFunc(es, func(x entry) bool { return x.typ == trust.TypeCAQC && x.granted() })
 		if i < 0 {
-			return ZertESAdvanced, []verdict.Message{{Code: CodeServiceNotGranted, Message: fmt.Sprintf(
+			return ZertESAdvanced, []verdict.Message{verdict.Say(CodeServiceNotGranted, t.when, fmt.Sprintf(
 				"no granted CA/QC service of the Swiss list listed the signer's CA %s (%s): an advanced signature only",
-				t.label, t.at.UTC().Format(time.DateOnly))}}
+				t.label, t.at.UTC().Format(time.DateOnly)), verdict.DateParam("Date", t.at))}
 		}
 		chosen = &es[i]
 	}
@@ -65,7 +67,7 @@ func zertes(in Input, listings []Listing) (string, []verdict.Message) {
 		sscd = false
 	}
 	if !sscd {
-		return ZertESAdvanced, []verdict.Message{{Code: CodeNotQSCD, Message: "the signer's key is not declared on a secure signature creation device (no QcSSCD statement, no Swiss list qualifier): an advanced signature only (ZertES Art. 2, 6)"}}
+		return ZertESAdvanced, []verdict.Message{verdict.Say(CodeNotQSCD, "swiss", "the signer's key is not declared on a secure signature creation device (no QcSSCD statement, no Swiss list qualifier): an advanced signature only (ZertES Art. 2, 6)")}
 	}
 	qualified := caps[qQCStatement] || (!caps[qNotQualified] && (f.has(oidQcCompliance) || slices.Contains(f.Legislation, swissLegislation)))
 	switch {
@@ -74,5 +76,5 @@ func zertes(in Input, listings []Listing) (string, []verdict.Message) {
 	case qualified:
 		return ZertESQES, nil
 	}
-	return ZertESRegulatedSignature, []verdict.Message{{Code: CodeNotQualified, Message: "the certificate is a regulated, not a qualified, certificate (no QCStatement qualifier, no QcCompliance, no QcCClegislation CH): a regulated signature (ZertES Art. 2 lit. c)"}}
+	return ZertESRegulatedSignature, []verdict.Message{verdict.Say(CodeNotQualified, "swiss", "the certificate is a regulated, not a qualified, certificate (no QCStatement qualifier, no QcCompliance, no QcCClegislation CH): a regulated signature (ZertES Art. 2 lit. c)")}
 }

@@ -41,6 +41,7 @@ func Detailed(v Validation) ([]byte, error) {
 	doc := xDetailed{
 		ValidationTime: xmlTime(v.ValidationTime),
 		Document:       xDocument{Name: sum.DocumentName, SHA256: sum.DocumentSHA256, SignatureCount: sum.SignatureCount, Valid: sum.Valid},
+		Snapshot:       detailedSnapshot(sum.TrustData.Snapshot),
 	}
 	for i, s := range v.Signatures {
 		doc.Signatures = append(doc.Signatures, detailedSignature(s, sum.Signatures[i]))
@@ -49,6 +50,21 @@ func Detailed(v Validation) ([]byte, error) {
 		doc.Timestamps = append(doc.Timestamps, detailedEntry(e, sum.Timestamps[i], v.ValidationTime))
 	}
 	return document(doc, "detailed report")
+}
+
+// detailedSnapshot is the trust snapshot's element, nil for none.
+func detailedSnapshot(s *verdict.TrustSnapshot) *xSnapshot {
+	if s == nil {
+		return nil
+	}
+	x := &xSnapshot{SHA256: s.SHA256}
+	for _, l := range s.Lists {
+		x.Lists = append(x.Lists, xSnapshotList{Territory: l.Territory, Kind: l.Kind, SequenceNumber: l.SequenceNumber, SHA256: l.SHA256})
+	}
+	for _, a := range s.PrivateAnchors {
+		x.Anchors = append(x.Anchors, xSnapshotAnchor{SHA256: a})
+	}
+	return x
 }
 
 // document writes root as an indented XML document with its declaration.
@@ -66,6 +82,7 @@ type (
 		XMLName        xml.Name     `xml:"urn:svc-dss:validation:detailed-report:1 DetailedReport"`
 		ValidationTime string       `xml:"ValidationTime"`
 		Document       xDocument    `xml:"Document"`
+		Snapshot       *xSnapshot   `xml:"TrustSnapshot"`
 		Signatures     []xSignature `xml:"Signature"`
 		Timestamps     []xEntry     `xml:"TimestampEntry"`
 	}
@@ -82,6 +99,20 @@ type (
 		Constraints      []xConstraint `xml:"Constraint"`
 		Conclusion       xConclusion   `xml:"Conclusion"`
 		CertificateChain *xChain       `xml:"CertificateChain"`
+	}
+	xSnapshot struct {
+		SHA256  string            `xml:"SHA256,attr"`
+		Lists   []xSnapshotList   `xml:"List"`
+		Anchors []xSnapshotAnchor `xml:"PrivateAnchor"`
+	}
+	xSnapshotList struct {
+		Territory      string `xml:"Territory,attr"`
+		Kind           string `xml:"Kind,attr"`
+		SequenceNumber int    `xml:"SequenceNumber,attr"`
+		SHA256         string `xml:"SHA256,attr"`
+	}
+	xSnapshotAnchor struct {
+		SHA256 string `xml:"SHA256,attr"`
 	}
 	xDocument struct {
 		Name           string `xml:"Name,attr"`

@@ -46,6 +46,9 @@ func ETSI(v Validation) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if snap := v.Summary.TrustData.Snapshot; snap != nil {
+			r.Process.Other = &vOtherInfo{Snapshot: vTrustSnapshot{SHA256: snap.SHA256}}
+		}
 		doc.Signatures = append(doc.Signatures, r)
 	}
 	if len(b.objects) > 0 {
@@ -148,7 +151,17 @@ type (
 		Information []string `xml:"SignatureQualityInformation"`
 	}
 	vProcess struct {
-		ID string `xml:"SignatureValidationProcessID"`
+		ID    string      `xml:"SignatureValidationProcessID"`
+		Other *vOtherInfo `xml:"OtherInformation"`
+	}
+	// vOtherInfo is the process's OtherInformation (any content): the
+	// trust snapshot the signature was judged against, as in the
+	// detailed report, so that both reports name the same trust data.
+	vOtherInfo struct {
+		Snapshot vTrustSnapshot `xml:"urn:svc-dss:validation:detailed-report:1 TrustSnapshot"`
+	}
+	vTrustSnapshot struct {
+		SHA256 string `xml:"SHA256,attr"`
 	}
 	vStatus struct {
 		MainIndication string        `xml:"MainIndication"`

@@ -11,6 +11,7 @@ const CodeDetachedPartNotSigned = "DETACHED_PART_NOT_SIGNED"
 // covered by no signature of the document. The summary has no
 // document-level warnings: it goes on every signature.
 func DetachedPartNotSigned(name string) Message {
-	return Message{Code: CodeDetachedPartNotSigned, Message: fmt.Sprintf(
-		"the detached part %q was supplied with the document, but no signature of it covers that part: nothing here says who signed it", name)}
+	return Say(CodeDetachedPartNotSigned, "", fmt.Sprintf(
+		"the detached part %q was supplied with the document, but no signature of it covers that part: nothing here says who signed it", name),
+		QuotedParam("Part", name))
 }

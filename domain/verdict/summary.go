@@ -179,10 +179,16 @@ type PDFSignature struct {
 }
 
 // A Message is one error or warning on a signature: a stable code for
-// programs and an English sentence for people (docs/decisions/0017).
+// programs and an English sentence for people (docs/decisions/0017). ID
+// and Params let a catalogue say the sentence in another language
+// (docs/decisions/0038, Say); they are not part of the published result.
 type Message struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// ID names the sentence's template: the code, or the code, a dot and
+	// a variant when one code is said in several sentences.
+	ID     string  `json:"-"`
+	Params []Param `json:"-"`
 }
 
 // Summarize builds the summary of one validated document, whose SHA-256
@@ -319,26 +325,37 @@ func qualificationAnnotation(r SignatureReport, td TrustData) []Message {
 		}
 	}
 	if list == nil {
-		return []Message{{Code: CodeQualificationUnconfirmed, Message: fmt.Sprintf(
-			"this %s is attributable to no trusted list this service tracks: it is unconfirmed, not current", v)}}
+		return []Message{Say(CodeQualificationUnconfirmed, "", fmt.Sprintf(
+			"this %s is attributable to no trusted list this service tracks: it is unconfirmed, not current", v),
+			TextParam("Qualification", v))}
 	}
 	if list.State == "CURRENT" && list.Authenticity == "VALID" {
 		return nil
 	}
-	confirmed, since := "never confirmed online", td.EvaluatedAt
+	// How the list last confirmed the CA is a variant of the sentence, so
+	// that each language words it whole.
+	variant, confirmed, since := "never", "never confirmed online", td.EvaluatedAt
+	var on *Param
 	switch {
 	case list.LastOnlineConfirmation != nil:
-		confirmed = "on " + list.LastOnlineConfirmation.UTC().Format(time.DateOnly)
-		since = *list.LastOnlineConfirmation
+		variant, confirmed = "online", "on "+list.LastOnlineConfirmation.UTC().Format(time.DateOnly)
+		p := DateParam("Confirmed", *list.LastOnlineConfirmation)
+		on, since = &p, *list.LastOnlineConfirmation
 	case list.IssueDate != nil:
-		confirmed = "never online; the copy in use was issued on " + list.IssueDate.UTC().Format(time.DateOnly)
-		since = *list.IssueDate
+		variant, confirmed = "issued", "never online; the copy in use was issued on "+list.IssueDate.UTC().Format(time.DateOnly)
+		p := DateParam("Issued", *list.IssueDate)
+		on, since = &p, *list.IssueDate
 	}
 	days := max(td.WithdrawalWindowDays, int((td.EvaluatedAt.Sub(since)+24*time.Hour-1)/(24*time.Hour)))
-	return []Message{{Code: CodeQualificationNotReconfirmed, Message: fmt.Sprintf(
+	params := []Param{TextParam("Qualification", v), TextParam("Country", list.Territory), TextParam("State", list.State),
+		TextParam("Authenticity", list.Authenticity), NumberParam("Days", days)}
+	if on != nil {
+		params = append(params, *on)
+	}
+	return []Message{Say(CodeQualificationNotReconfirmed, variant, fmt.Sprintf(
 		"this %s rests on the %s trusted list (%s, authenticity %s), which last confirmed the signer's CA as a qualified trust service %s; "+
 			"no re-check has been possible since, and services withdrawn within the last %d days are not reflected",
-		v, list.Territory, list.State, orNone(list.Authenticity), confirmed, days)}}
+		v, list.Territory, list.State, orNone(list.Authenticity), confirmed, days), params...)}
 }
 
 // categoryNoListLoaded is freshness.CategoryNoListLoaded as trust data
@@ -353,8 +370,8 @@ const categoryNoListLoaded = "no-list-loaded"
 func trustAnnotations(r SignatureReport, td TrustData) []Message {
 	if r.AnchorCountry == nil {
 		if td.Category == categoryNoListLoaded && r.SubIndication != nil && *r.SubIndication == SubNoCertificateChainFound {
-			return []Message{{Code: CodeNoTrustedListLoaded, Message: "no trusted list is loaded, so no signature can reach a trust anchor of the EU or Swiss lists: " +
-				"this is a configuration problem of the validator, not a property of the document"}}
+			return []Message{Say(CodeNoTrustedListLoaded, "", "no trusted list is loaded, so no signature can reach a trust anchor of the EU or Swiss lists: "+
+				"this is a configuration problem of the validator, not a property of the document")}
 		}
 		return nil
 	}
@@ -365,13 +382,15 @@ func trustAnnotations(r SignatureReport, td TrustData) []Message {
 		if l.State == "CURRENT" && l.Authenticity == "VALID" {
 			return nil
 		}
-		since := "it was never confirmed online"
+		variant, since := "never", "it was never confirmed online"
+		params := []Param{TextParam("Country", l.Territory), TextParam("State", l.State), TextParam("Authenticity", l.Authenticity)}
 		if l.LastOnlineConfirmation != nil {
-			since = "it was last confirmed online on " + l.LastOnlineConfirmation.UTC().Format(time.RFC3339)
+			variant, since = "online", "it was last confirmed online on "+l.LastOnlineConfirmation.UTC().Format(time.RFC3339)
+			params = append(params, TimeParam("Confirmed", *l.LastOnlineConfirmation))
 		}
-		return []Message{{Code: CodeAnchorListNotCurrent, Message: fmt.Sprintf(
+		return []Message{Say(CodeAnchorListNotCurrent, variant, fmt.Sprintf(
 			"the %s trusted list that anchors this signature is %s (authenticity %s): %s, no re-check has been possible since, "+
-				"and changes to its trust services after that, withdrawals included, are not reflected", l.Territory, l.State, orNone(l.Authenticity), since)}}
+				"and changes to its trust services after that, withdrawals included, are not reflected", l.Territory, l.State, orNone(l.Authenticity), since), params...)}
 	}
 	return nil
 }

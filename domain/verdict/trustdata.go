@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svc-dss/dss/domain/freshness"
@@ -46,10 +47,50 @@ type TrustData struct {
 	Snapshot *TrustSnapshot `json:"snapshot,omitempty"`
 }
 
-// Banner is the notice shown on the upload form and the result page.
+// Banner is the notice shown on the upload form and the result page. ID
+// and Params let a catalogue say Text in another language, as a
+// Message's (docs/decisions/0038); they are not published.
 type Banner struct {
-	Category string `json:"category"`
-	Text     string `json:"text"`
+	Category string  `json:"category"`
+	Text     string  `json:"text"`
+	ID       string  `json:"-"`
+	Params   []Param `json:"-"`
+}
+
+// NewBanner is the trust data's banner of b.
+func NewBanner(b freshness.Banner) *Banner {
+	id, params := bannerTemplate(b)
+	return &Banner{Category: b.Category.String(), Text: b.Text, ID: id, Params: params}
+}
+
+// bannerTemplate is the template ID of b's text and its parameters:
+// "banner.", the category and, but for the two categories that name no
+// list, whether it names one list or several, and for an unchecked
+// signature whether it names files to supply.
+func bannerTemplate(b freshness.Banner) (string, []Param) {
+	id := "banner." + b.Category.String()
+	switch b.Category {
+	case freshness.CategoryNoListLoaded, freshness.CategoryCacheOnly:
+	default:
+		if len(b.Lists) == 1 && b.More == 0 {
+			id += ".one"
+		} else {
+			id += ".many"
+		}
+		if b.Category == freshness.CategorySignatureNotChecked && len(b.Files) > 0 {
+			id += "-files"
+		}
+	}
+	confirmed := Param{Name: "Confirmed", Kind: Date}
+	if !b.Confirmed.IsZero() {
+		confirmed = DateParam("Confirmed", b.Confirmed)
+	}
+	first, last := "", ""
+	if n := len(b.Files); n > 0 {
+		first, last = strings.Join(b.Files[:n-1], ", "), b.Files[n-1]
+	}
+	return id, []Param{TextParam("Lists", strings.Join(b.Lists, ", ")), NumberParam("More", b.More),
+		TextParam("Files", first), TextParam("LastFile", last), confirmed}
 }
 
 // ListStatus is one public list.
@@ -137,7 +178,7 @@ func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) 
 		td.Category = sum.Category.String()
 	}
 	if b, ok := sum.Banner(); ok {
-		td.Banner = &Banner{Category: b.Category.String(), Text: b.Text}
+		td.Banner = NewBanner(b)
 	}
 	for i, l := range snap.Lists {
 		st := statuses[i]

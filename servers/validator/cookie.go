@@ -9,9 +9,10 @@ import (
 	"github.com/svc-dss/dss/app/validator"
 )
 
-// A uiCookie is one of the browser UI's two cookies (docs/decisions/0024):
-// the session cookie, which holds the session ID, and the login cookie,
-// which holds a login in progress, sealed by the validator. Both are HttpOnly
+// A uiCookie is one of the browser UI's cookies (docs/decisions/0024):
+// the session cookie, which holds the session ID, the login cookie,
+// which holds a login in progress, sealed by the validator, and the
+// language cookie (docs/decisions/0038). All are HttpOnly
 // (no script reads them), SameSite=Lax (sent on the top-level GET by
 // which the identity provider sends the browser back, never on a
 // cross-site POST), Path=/ and without Domain (this host only). When the
@@ -35,6 +36,24 @@ const (
 	secureLoginCookieName = "__Host-svc-dss-login"
 	plainLoginCookieName  = "svc-dss-login"
 )
+
+// The language cookie's names: it holds "en", "de", "fr" or "it", the
+// language the browser last chose for the pages (lang.go), until the
+// browser closes.
+const (
+	secureLanguageCookieName = "__Host-svc-dss-lang"
+	plainLanguageCookieName  = "svc-dss-lang"
+)
+
+// languageCookie returns the language cookie for a service reached at
+// baseURL, Secure on https as the others.
+func languageCookie(baseURL string) uiCookie {
+	c := uiCookie{name: plainLanguageCookieName, minLen: 2, maxLen: 2}
+	if u, err := url.Parse(baseURL); err == nil && u.Scheme == "https" {
+		c.name, c.secure = secureLanguageCookieName, true
+	}
+	return c
+}
 
 // The shapes of the cookies' values. A session ID is what the service
 // issues, 256 bits in base64url: anything else is not looked up. A sealed

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"software.sslmate.com/src/go-pkcs12"
+
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/sampleset"
@@ -32,6 +34,9 @@ const devKeystorePassword = "dev"
 // served on 127.0.0.1. The configuration points at them and at a
 // generated OJ keystore and Swiss signer certificate, so the real
 // download, authentication, cache and refresh paths run without internet.
+// Unless a report seal is configured, a fixture seal key of the Swiss
+// branch, time-stamped by the fixture TSA, seals the PDF reports and
+// tokens.
 // The returned function stops the servers and removes the files.
 func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func(), error) {
 	srv, err := pki.NewServerAt(cfg.DevPKIAddress)
@@ -88,6 +93,23 @@ func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func
 		return cfg, nil, err
 	}
 	cfg.PrivateCA = config.PrivateCA{Enabled: true, Directory: config.Location{Raw: "file:" + anchors, Path: anchors}}
+	// The reports are sealed by a fixture seal of the Swiss branch,
+	// time-stamped by the fixture TSA, unless the operator brought a seal.
+	if !cfg.ReportSeal.Configured() {
+		seal := srv.PKI.SealCHRegulated
+		p12, err := pkcs12.Modern.Encode(seal.Key, seal.Certificate, seal.Chain()[1:], devKeystorePassword)
+		if err != nil {
+			stop()
+			return cfg, nil, fmt.Errorf("fixture report seal: %w", err)
+		}
+		sealPath := filepath.Join(dir, "report-seal.p12")
+		if err := os.WriteFile(sealPath, p12, 0o600); err != nil {
+			stop()
+			return cfg, nil, err
+		}
+		cfg.ReportSeal = config.ReportSeal{PKCS12File: config.Location{Raw: "file:" + sealPath, Path: sealPath},
+			PKCS12Password: devKeystorePassword, TSAURL: srv.PKI.TSAURL()}
+	}
 	cfg.EU.LOTLURL = eco.LOTLURL
 	cfg.EU.OJKeystore = config.Location{Raw: "file:" + ksPath, Path: ksPath}
 	cfg.EU.OJKeystoreType = "PKCS12"

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/domain/svt"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
 	"github.com/svc-dss/dss/servers/internal/page"
@@ -97,6 +99,14 @@ func uiProblem(err error) (problem.Problem, bool) {
 		return problem.New(http.StatusNotFound, "no-validated-document", "No document has been validated in this session yet: validate one, then download its reports."), true
 	case errors.Is(err, errNoSignature):
 		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and an ETSI validation report needs at least one. Its detailed report is available."), true
+	case errors.Is(err, errNoSignatureToken):
+		return problem.New(http.StatusNotFound, "no-signature", "The last document validated holds no signature, and a Signature Validation Token states the validation of at least one. Its PDF and detailed reports are available."), true
+	case errors.Is(err, errNoSeal):
+		return problem.New(http.StatusNotFound, "no-report-seal", "This validator has no report seal configured, so it issues no Signature Validation Token. Its PDF report is available, unsealed."), true
+	case errors.Is(err, validator.ErrNoSeal):
+		return problem.New(http.StatusNotAcceptable, "not-acceptable", "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report."), true
+	case errors.Is(err, svt.ErrNoSignature):
+		return problem.New(http.StatusUnprocessableEntity, "no-signature", "The document holds no signature, and a Signature Validation Token states the validation of at least one."), true
 	case errors.Is(err, ports.ErrNoSession):
 		return problem.New(http.StatusUnauthorized, "unauthenticated", "You are not signed in, or your session has ended. Sign in again to continue."), true
 	case errors.Is(err, validator.ErrUnknownTenant):
@@ -159,14 +169,65 @@ func wantsPage(r *http.Request) bool {
 // request id, and a way on: back to the upload form when the session is
 // fine, else to the start. It has no trust banner and no account (§3,
 // §7).
+// The page is in the browser's language: its title, the way on and, for
+// the errors of this service's own words, the detail; a detail made of
+// another's words (a reader's reason an upload is unreadable) stays as
+// the problem gives it.
 func (u *ui) renderError(c echo.Context, err error, p problem.Problem) error {
-	data := errorPage{
-		base:   base{Title: p.Title, Product: product},
-		Status: p.Status, Detail: p.Detail, RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
-		Next: pathValidate, NextLabel: "Start again",
+	s := sessionOf(c)
+	b := newBase(u.cat, u.pageLanguage(c, s), "", "ui.error.status."+strconv.Itoa(p.Status))
+	if _, ok := u.cat.Template(b.Lang, "ui.error.status."+strconv.Itoa(p.Status)); !ok {
+		b.Title = p.Title
 	}
-	if s := sessionOf(c); s.Tenant != "" && !errors.Is(err, validator.ErrForbidden) {
-		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, "Back to the upload form"
+	data := errorPage{
+		base:   b,
+		Status: p.Status, Detail: pageDetail(b, err, p), RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
+		Next: pathValidate, NextLabel: b.T("ui.error.start-again"),
+	}
+	if s.Tenant != "" && !errors.Is(err, validator.ErrForbidden) {
+		data.Next, data.NextLabel = pathValidate+"?tenantId="+s.Tenant, b.T("ui.error.back")
+	}
+	// The language menu shows this page again where a GET can, else
+	// leads on.
+	data.Here = data.Next
+	if r := c.Request(); r.Method == http.MethodGet && uiPath(r.URL.Path) && r.URL.Path != validator.LoginCallbackPath {
+		q := r.URL.Query()
+		q.Del(langQuery)
+		data.Here = r.URL.Path
+		if len(q) > 0 {
+			data.Here += "?" + q.Encode()
+		}
 	}
 	return page.Render(c, p.Status, u.pages["error.html"], data)
+}
+
+// pageDetail is p's detail in the page's language when this service
+// worded it (uiProblem, problemFor), else p's own.
+func pageDetail(b base, err error, p problem.Problem) string {
+	if _, ok := errors.AsType[*validation.PanicError](err); ok {
+		return b.T("ui.error.panic")
+	}
+	if _, ok := errors.AsType[errInfrastructure](err); ok {
+		return b.T("ui.error.infrastructure")
+	}
+	for _, e := range []struct {
+		target error
+		id     string
+	}{
+		{errCSRF, "ui.error.csrf"},
+		{errNoReport, "ui.error.no-report"},
+		{errNoSignature, "ui.error.no-signature"},
+		{ports.ErrNoSession, "ui.error.no-session"},
+		{validator.ErrUnknownTenant, "ui.error.unknown-tenant"},
+		{validator.ErrLoginState, "ui.error.login-state"},
+		{validator.ErrUnauthenticated, "ui.error.unauthenticated"},
+		{validator.ErrForbidden, "ui.error.forbidden"},
+		{validator.ErrAuthUnavailable, "ui.error.auth-unavailable"},
+		{validator.ErrSessionStoreUnavailable, "ui.error.session-store"},
+	} {
+		if errors.Is(err, e.target) {
+			return b.T(e.id, "Detail", refusalDetail(err))
+		}
+	}
+	return p.Detail
 }

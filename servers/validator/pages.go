@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/servers/internal/page"
 )
@@ -14,14 +15,11 @@ import (
 //go:embed web
 var web embed.FS
 
-// product is the name beside the brand on every page.
-const product = "Signature validation"
-
 // pages are the browser UI's templates, by file name.
 type pages map[string]*template.Template
 
 func loadPages() (pages, error) {
-	p, err := page.Parse(web, template.FuncMap{"when": when, "whenp": whenPtr}, "web/partials/*.html", "web/*.html")
+	p, err := page.Parse(web, nil, "web/partials/*.html", "web/*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -33,16 +31,83 @@ func loadPages() (pages, error) {
 	return p, nil
 }
 
-// base is what the layout of every page reads.
+// base is what the layout of every page reads. Its methods give the
+// templates the page's language (T, HTML, Msg, When): every text comes
+// from the catalogue (docs/decisions/0038).
 type base struct {
 	Title   string
 	Product string
+	// Lang is the page's language; cat words it.
+	Lang catalog.Lang
+	cat  *catalog.Catalog
+	// Here is the page's own address, which the language menu links to
+	// with ?lang= (a page without a GET address of its own, such as an
+	// error, links to where it leads on).
+	Here string
 	// Account is the signed-in session (name, logout); nil on the gateway
 	// and error pages.
 	Account *account
 	// Banner is the trust-data notice; only the upload and result pages
 	// set it (validation-service.md §3, "Where degradation is surfaced").
 	Banner *verdict.Banner
+}
+
+// newBase is the base of a page in language l at address here, titled
+// by the catalogue's text title.
+func newBase(cat *catalog.Catalog, l catalog.Lang, here, title string) base {
+	return base{Title: cat.Text(l, title), Product: cat.Text(l, "ui.product"), Lang: l, cat: cat, Here: here}
+}
+
+// T is the text id in the page's language, with params ("Name", value,
+// ...).
+func (b base) T(id string, params ...string) string { return b.cat.Text(b.Lang, id, params...) }
+
+// HTML is the text id with its markup, its parameters escaped.
+func (b base) HTML(id string, params ...string) template.HTML {
+	return template.HTML(b.cat.HTML(b.Lang, id, params...)) //nolint:gosec // the catalogue is ours; the parameters are escaped
+}
+
+// Msg is an error or warning of a verdict in the page's language.
+func (b base) Msg(m verdict.Message) string { return b.cat.Message(b.Lang, m) }
+
+// BannerText is the trust banner in the page's language.
+func (b base) BannerText(bn verdict.Banner) string { return b.cat.Banner(b.Lang, bn) }
+
+// When is when(t), "never" in the page's language for the zero time.
+func (b base) When(t time.Time) string {
+	if t.IsZero() {
+		return b.T("ui.never")
+	}
+	return when(t)
+}
+
+// WhenP is When of t, "never" for nil.
+func (b base) WhenP(t *time.Time) string {
+	if t == nil {
+		return b.T("ui.never")
+	}
+	return b.When(*t)
+}
+
+// A languageLink is one entry of the language menu.
+type languageLink struct {
+	Lang    catalog.Lang
+	Name    string
+	Href    string
+	Current bool
+}
+
+// Languages is the language menu: the page's address in each language.
+func (b base) Languages() []languageLink {
+	sep := "?"
+	if strings.Contains(b.Here, "?") {
+		sep = "&"
+	}
+	var out []languageLink
+	for _, l := range catalog.Langs {
+		out = append(out, languageLink{Lang: l, Name: l.Name(), Href: b.Here + sep + "lang=" + string(l), Current: l == b.Lang})
+	}
+	return out
 }
 
 type account struct {
@@ -76,6 +141,9 @@ type resultPage struct {
 	// CounterSignatureNotPassed: a counter-signature did not pass, which
 	// does not decide valid (decision 0017), so the verdict says so.
 	CounterSignatureNotPassed bool
+	// Sealed: a report seal is configured, so the PDF report is sealed and
+	// a Signature Validation Token is offered (decision 0037).
+	Sealed bool
 }
 
 // entryView is one time-stamp entry as the result page shows it: the
@@ -157,10 +225,11 @@ type trustView struct {
 }
 
 // newResultPage builds the result page of sum.
-func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultPage {
+func newResultPage(b base, tenant string, sum verdict.ValidationSummary, sealed bool) resultPage {
+	w := words{b}
 	td := sum.TrustData
 	p := resultPage{
-		base: b, Tenant: tenant, Summary: sum,
+		base: b, Tenant: tenant, Summary: sum, Sealed: sealed,
 		Trust: trustView{
 			State: td.State, Current: td.Current, EvaluatedAt: td.EvaluatedAt, LastConfirmed: td.LastConfirmed,
 			Authenticated: td.AnchorDataAuthenticated, NoListLoaded: td.Category == categoryNoListLoaded,
@@ -168,22 +237,23 @@ func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultP
 		},
 	}
 	for i, r := range sum.Signatures {
-		p.Signatures = append(p.Signatures, newSignatureView(i+1, len(sum.Signatures), r, td))
+		p.Signatures = append(p.Signatures, w.signature(i+1, len(sum.Signatures), r, td))
 		if r.CounterSignatureOf != "" && r.Indication != verdict.TotalPassed {
 			p.CounterSignatureNotPassed = true
 		}
 	}
 	for i, r := range sum.Timestamps {
-		e := entryView{N: i + 1, Of: len(sum.Timestamps), R: r, Time: when(r.GenerationTime), Framework: frameworkWords(r.TrustFramework),
-			Qualification: tsaQualificationWords(r.Qualification)}
+		e := entryView{N: i + 1, Of: len(sum.Timestamps), R: r, Time: b.When(r.GenerationTime), Framework: w.framework(r.TrustFramework),
+			Qualification: w.tsaQualification(r.Qualification)}
 		switch r.Indication {
 		case verdict.Passed:
-			e.Indication, e.Class = "Passed", "passed"
+			e.Class = "passed"
 		case verdict.Failed:
-			e.Indication, e.Class = "Failed", "failed"
+			e.Class = "failed"
 		default:
-			e.Indication, e.Class = "Indeterminate", "indeterminate"
+			e.Class = "indeterminate"
 		}
+		e.Indication = b.T("ui.indication." + e.Class)
 		if r.AnchorCountry != nil {
 			e.Country = *r.AnchorCountry
 		}
@@ -195,42 +265,46 @@ func newResultPage(b base, tenant string, sum verdict.ValidationSummary) resultP
 // categoryNoListLoaded is trustData.category when no list has anchors.
 const categoryNoListLoaded = "no-list-loaded"
 
-func newSignatureView(n, of int, r verdict.SignatureReport, td verdict.TrustData) signatureView {
-	v := signatureView{N: n, Of: of, R: r, Framework: frameworkWords(r.TrustFramework), Signer: signerWords(r.SignedBy),
+// words are the codes of a verdict in the words of a page's language.
+type words struct{ base }
+
+func (w words) signature(n, of int, r verdict.SignatureReport, td verdict.TrustData) signatureView {
+	v := signatureView{N: n, Of: of, R: r, Framework: w.framework(r.TrustFramework), Signer: signerWords(r.SignedBy),
 		SigningTime: "Not given by the signer", BestTime: "Not proved: no time-stamp proves when the signature existed"}
 	if r.SigningTime != nil {
-		v.SigningTime = when(*r.SigningTime)
+		v.SigningTime = w.When(*r.SigningTime)
 	}
 	if r.BestSignatureTime != nil {
-		v.BestTime = when(*r.BestSignatureTime)
+		v.BestTime = w.When(*r.BestSignatureTime)
 	}
 	switch r.Indication {
 	case verdict.TotalPassed:
-		v.Indication, v.Class = "Passed", "passed"
+		v.Class = "passed"
 	case verdict.TotalFailed:
-		v.Indication, v.Class = "Failed", "failed"
+		v.Class = "failed"
 	default:
-		v.Indication, v.Class = "Indeterminate", "indeterminate"
+		v.Class = "indeterminate"
 	}
+	v.Indication = w.T("ui.indication." + v.Class)
 	if r.AnchorCountry != nil {
 		v.Country = *r.AnchorCountry
-		v.AsOf = asOfFor(*r.AnchorCountry, td)
+		v.AsOf = w.asOf(*r.AnchorCountry, td)
 	}
-	v.EIDAS = "Not applicable: not anchored in an EU trusted list"
+	v.EIDAS = w.T("ui.eidas.not-applicable")
 	if r.EIDASQualification != nil {
-		v.EIDAS = qualificationWords(*r.EIDASQualification)
+		v.EIDAS = w.qualification(*r.EIDASQualification)
 	}
-	v.Swiss = "Not applicable: not anchored in the Swiss trusted list"
+	v.Swiss = w.T("ui.swiss.not-applicable")
 	if r.SwissQualification != nil {
-		v.Swiss = qualificationWords(*r.SwissQualification)
+		v.Swiss = w.qualification(*r.SwissQualification)
 	}
 	switch {
 	case r.HandwrittenEquivalent == nil:
-		v.Handwritten = "Not applicable: Swiss signatures only"
+		v.Handwritten = w.T("ui.handwritten.not-applicable")
 	case *r.HandwrittenEquivalent:
-		v.Handwritten = "Yes: a qualified electronic signature with a qualified time-stamp (Swiss CO Art. 14)"
+		v.Handwritten = w.T("ui.handwritten.yes")
 	default:
-		v.Handwritten = "No"
+		v.Handwritten = w.T("ui.no")
 	}
 	for _, w := range r.Warnings {
 		if w.Code == verdict.CodeNoTrustedListLoaded {
@@ -238,7 +312,7 @@ func newSignatureView(n, of int, r verdict.SignatureReport, td verdict.TrustData
 		}
 	}
 	for _, ts := range r.Timestamps {
-		t := timestampView{Type: timestampWords(ts.Type), Time: when(ts.GenerationTime), Framework: frameworkWords(ts.TrustFramework), Qualification: ts.Qualification}
+		t := timestampView{Type: w.timestampType(ts.Type), Time: w.When(ts.GenerationTime), Framework: w.framework(ts.TrustFramework), Qualification: ts.Qualification}
 		if ts.AnchorCountry != nil {
 			t.Country = *ts.AnchorCountry
 		}
@@ -274,7 +348,7 @@ func signerWords(s *verdict.SignedBy) string {
 // ANCHOR_LIST_NOT_CURRENT and QUALIFICATION_NOT_RECONFIRMED say the
 // same); nil when the list is current and authenticated. Judged per list
 // (§3 rule 6).
-func asOfFor(territory string, td verdict.TrustData) *asOf {
+func (w words) asOf(territory string, td verdict.TrustData) *asOf {
 	for _, l := range td.Lists {
 		if l.Territory != territory || l.Kind != "TL" {
 			continue
@@ -282,7 +356,7 @@ func asOfFor(territory string, td verdict.TrustData) *asOf {
 		if l.State == "CURRENT" && l.Authenticity == "VALID" {
 			return nil
 		}
-		a := &asOf{Territory: l.Territory, State: l.State, Authenticity: l.Authenticity, Since: "never confirmed online"}
+		a := &asOf{Territory: l.Territory, State: l.State, Authenticity: l.Authenticity, Since: w.T("ui.result.never-confirmed")}
 		if a.Authenticity == "" {
 			a.Authenticity = "NOT_CHECKED"
 		}
@@ -294,93 +368,49 @@ func asOfFor(territory string, td verdict.TrustData) *asOf {
 	return nil
 }
 
-func frameworkWords(f string) string {
+func (w words) framework(f string) string {
 	switch f {
-	case verdict.FrameworkEUEIDAS:
-		return "EU eIDAS"
-	case verdict.FrameworkCHZertES:
-		return "Swiss ZertES"
+	case verdict.FrameworkEUEIDAS, verdict.FrameworkCHZertES:
+		return w.T("ui.framework." + f)
 	}
-	return "Unknown: no EU or Swiss trusted list"
+	return w.T("ui.framework.unknown")
 }
 
-// qualifications are the qualification values in words.
-var qualifications = map[string]string{
-	"QESIG":            "Qualified electronic signature",
-	"QESEAL":           "Qualified electronic seal",
-	"UNKNOWN_QC_QSCD":  "Qualified certificate on a qualified device, signature or seal undetermined",
-	"ADESIG_QC":        "Advanced electronic signature with a qualified certificate",
-	"ADESEAL_QC":       "Advanced electronic seal with a qualified certificate",
-	"UNKNOWN_QC":       "Qualified certificate, signature or seal undetermined",
-	"ADESIG":           "Advanced electronic signature",
-	"ADESEAL":          "Advanced electronic seal",
-	"UNKNOWN":          "Undetermined",
-	"NOT_ADES_QC_QSCD": "Not advanced, though with a qualified certificate on a qualified device",
-	"NOT_ADES_QC":      "Not advanced, though with a qualified certificate",
-	"NOT_ADES":         "Not an advanced electronic signature",
-	"NA":               "Not applicable",
-	// Swiss ZertES
-	"QES":                 "Qualified electronic signature",
-	"REGULATED_SIGNATURE": "Regulated electronic signature",
-	"REGULATED_SEAL":      "Regulated electronic seal",
-	"ADVANCED":            "Advanced electronic signature",
-	"NOT_APPLICABLE":      "Not applicable",
-}
-
-// qualificationWords is "words (CODE)".
-func qualificationWords(q string) string {
-	if w, ok := qualifications[q]; ok {
-		return w + " (" + q + ")"
+// qualification is "words (CODE)" of a qualification value: the words
+// are the catalogue's ui.qualification.CODE.
+func (w words) qualification(q string) string {
+	if _, ok := w.cat.Template(w.Lang, "ui.qualification."+q); ok {
+		return w.T("ui.qualification."+q) + " (" + q + ")"
 	}
 	if rest, ok := strings.CutPrefix(q, "INDETERMINATE_"); ok {
-		if w, ok := qualifications[rest]; ok {
-			return "Indeterminate, possibly: " + strings.ToLower(w[:1]) + w[1:] + " (" + q + ")"
+		if _, ok := w.cat.Template(w.Lang, "ui.qualification."+rest); ok {
+			words := w.T("ui.qualification." + rest)
+			return w.T("ui.qualification.indeterminate", "Qualification", strings.ToLower(words[:1])+words[1:]) + " (" + q + ")"
 		}
 	}
 	return q
 }
 
-// tsaQualificationWords is "words (CODE)" for a TSA's qualification.
-func tsaQualificationWords(q string) string {
+// tsaQualification is "words (CODE)" for a TSA's qualification.
+func (w words) tsaQualification(q string) string {
 	switch q {
-	case "QTSA":
-		return "Qualified time-stamping service (QTSA)"
-	case "TSA":
-		return "Time-stamping service, not qualified (TSA)"
-	case "NA":
-		return "Not applicable: not a listed time-stamping service (NA)"
+	case "QTSA", "TSA", "NA":
+		return w.T("ui.tsa." + q)
 	}
 	return q
 }
 
-func timestampWords(t string) string {
+func (w words) timestampType(t string) string {
 	switch t {
-	case "SIGNATURE_TIMESTAMP":
-		return "Signature time-stamp"
-	case "ARCHIVE_TIMESTAMP":
-		return "Archive time-stamp"
-	case "CONTENT_TIMESTAMP":
-		return "Content time-stamp"
-	case "VALIDATION_DATA_TIMESTAMP":
-		return "Validation-data time-stamp"
+	case "SIGNATURE_TIMESTAMP", "ARCHIVE_TIMESTAMP", "CONTENT_TIMESTAMP", "VALIDATION_DATA_TIMESTAMP":
+		return w.T("ui.timestamp." + t)
 	}
 	return t
 }
 
-// when writes an instant for people: UTC, to the second.
-func when(t time.Time) string {
-	if t.IsZero() {
-		return "never"
-	}
-	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
-}
-
-func whenPtr(t *time.Time) string {
-	if t == nil {
-		return "never"
-	}
-	return when(*t)
-}
+// when writes an instant for people: UTC, to the second, the same in
+// every language.
+func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" }
 
 // megabytes writes a byte limit for people.
 func megabytes(n int64) string {

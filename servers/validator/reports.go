@@ -1,8 +1,6 @@
 package main
 
 import (
-	"mime"
-	"net/http"
 	"strings"
 	"unicode"
 
@@ -39,21 +37,51 @@ func (u *ui) download(k reportKind) echo.HandlerFunc {
 			// signatures has none.
 			return errNoSignature
 		}
-		h := c.Response().Header()
-		h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": reportFileName(s.Last.DocumentName, k.suffix)}))
-		h.Set("Cache-Control", "no-store")
-		return c.Blob(http.StatusOK, "application/xml", b)
+		return attachment(c, "application/xml", reportFileName(s.Last.DocumentName, k.suffix, "xml"), b)
 	}
+}
+
+// downloadPDF is GET /validate/report/pdf: the PDF report of the last
+// document validated in the session, rendered now from its verdict and
+// sealed when a report seal is configured; 404 before the session
+// validated one.
+func (u *ui) downloadPDF(c echo.Context) error {
+	s := sessionOf(c)
+	if s.Last == nil {
+		return errNoReport
+	}
+	pdf, err := u.a.KeptReportPDF(c.Request().Context(), s.Last, u.pageLanguage(c, s))
+	if err != nil {
+		return err
+	}
+	return attachment(c, mimePDF, reportFileName(s.Last.DocumentName, "validation-report", "pdf"), pdf)
+}
+
+// downloadSVT is GET /validate/report/svt: the Signature Validation
+// Token of the last document validated in the session, signed when it
+// was validated; 404 before the session validated one, without a
+// signature in it, or without a report seal.
+func (u *ui) downloadSVT(c echo.Context) error {
+	s := sessionOf(c)
+	switch {
+	case s.Last == nil:
+		return errNoReport
+	case !u.a.Sealed():
+		return errNoSeal
+	case len(s.Last.Token) == 0:
+		return errNoSignatureToken
+	}
+	return attachment(c, mimeJWT, reportFileName(s.Last.DocumentName, "svt", "jwt"), s.Last.Token)
 }
 
 // maxStem bounds the document's part of a report's file name.
 const maxStem = 80
 
 // reportFileName is "<document name without directory and extension>-
-// <suffix>.xml". Letters and digits of any script are kept, and '.', '-'
+// <suffix>.<ext>". Letters and digits of any script are kept, and '.', '-'
 // and '_'; anything else becomes '_', so that the name is safe on every
 // file system; a name with nothing left is "document".
-func reportFileName(document, suffix string) string {
+func reportFileName(document, suffix, ext string) string {
 	if i := strings.LastIndexAny(document, `/\`); i >= 0 {
 		document = document[i+1:]
 	}
@@ -76,5 +104,5 @@ func reportFileName(document, suffix string) string {
 	if stem == "" {
 		stem = "document"
 	}
-	return stem + "-" + suffix + ".xml"
+	return stem + "-" + suffix + "." + ext
 }

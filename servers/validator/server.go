@@ -70,7 +70,7 @@ const answerTimeout = 5 * time.Minute
 func trustStatus(a *validator.Validator) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(http.StatusOK, a.Validation().TrustStatus(a.Now()))
+		return c.JSON(http.StatusOK, a.Catalog().TrustData(apiLanguage(c), a.Validation().TrustStatus(a.Now())))
 	}
 }
 

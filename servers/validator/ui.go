@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
@@ -25,15 +26,23 @@ import (
 //	GET  /validate                  tenant gateway, login, upload form
 //	GET  /validate/callback         the OIDC redirect URI (validator.LoginCallbackPath)
 //	POST /validate                  upload: the result page
+//	GET  /validate/result           the last result's page again (in another language)
 //	POST /validate/logout           sign out
+//	GET  /validate/signedout        the signed-out page (in another language)
 //	GET  /validate/report/detailed  the last result's detailed report (XML)
 //	GET  /validate/report/etsi      its ETSI validation report (XML)
+//	GET  /validate/report/pdf       its PDF report, sealed with a report seal
+//	GET  /validate/report/svt       its Signature Validation Token (JWT), with a report seal
 //	GET  /static/*                  the stylesheet
 const (
-	pathValidate = "/validate"
-	pathLogout   = "/validate/logout"
-	pathDetailed = "/validate/report/detailed"
-	pathETSI     = "/validate/report/etsi"
+	pathValidate  = "/validate"
+	pathResult    = "/validate/result"
+	pathLogout    = "/validate/logout"
+	pathSignedOut = "/validate/signedout"
+	pathDetailed  = "/validate/report/detailed"
+	pathETSI      = "/validate/report/etsi"
+	pathPDF       = "/validate/report/pdf"
+	pathSVT       = "/validate/report/svt"
 )
 
 // sessionKey is where requireSession keeps the request's session.
@@ -48,6 +57,12 @@ var (
 	// errNoSignature: the ETSI report of a document without signatures,
 	// which TS 119 102-2 cannot express (404).
 	errNoSignature = errors.New("ui: the document holds no signature")
+	// errNoSignatureToken: the token of a document without signatures,
+	// which RFC 9321 cannot express (404).
+	errNoSignatureToken = errors.New("ui: the document holds no signature to state in a token")
+	// errNoSeal: a token download from a validator without a report seal
+	// (404).
+	errNoSeal = errors.New("ui: no report seal is configured")
 )
 
 // maxLogoutForm bounds the body of the sign-out form: one token.
@@ -57,8 +72,10 @@ type ui struct {
 	a      *validator.Validator
 	logger *slog.Logger
 	pages  pages
+	cat    *catalog.Catalog
 	cookie uiCookie // the session's
 	login  uiCookie // the login in progress, sealed
+	lang   uiCookie // the language chosen (lang.go)
 }
 
 func newUI(a *validator.Validator, logger *slog.Logger) (*ui, error) {
@@ -72,7 +89,7 @@ func newUI(a *validator.Validator, logger *slog.Logger) (*ui, error) {
 		logger.Warn("svc.dss.validator.base-url is http on a host that is not this machine: the session cookie is sent without Secure; use https",
 			slog.String("base_url", base))
 	}
-	return &ui{a: a, logger: logger, pages: p, cookie: session, login: login}, nil
+	return &ui{a: a, logger: logger, pages: p, cat: a.Catalog(), cookie: session, login: login, lang: languageCookie(base)}, nil
 }
 
 // local reports a host name of this machine: plain http is fine there.
@@ -88,9 +105,13 @@ func (u *ui) register(e *echo.Echo, up uploads) {
 	e.GET(pathValidate, u.form)
 	e.POST(pathValidate, u.validate(up))
 	e.GET(validator.LoginCallbackPath, u.callback)
+	e.GET(pathResult, u.result)
 	e.POST(pathLogout, u.logout)
+	e.GET(pathSignedOut, u.signedOut)
 	e.GET(pathDetailed, u.download(detailedReport))
 	e.GET(pathETSI, u.download(etsiReport))
+	e.GET(pathPDF, u.downloadPDF)
+	e.GET(pathSVT, u.downloadSVT)
 	e.GET("/static/*", page.Assets())
 }
 
@@ -107,7 +128,7 @@ func needsSession(method, path string) bool {
 	case http.MethodPost:
 		return path == pathValidate || path == pathLogout
 	case http.MethodGet:
-		return path == pathDetailed || path == pathETSI
+		return path == pathDetailed || path == pathETSI || path == pathPDF || path == pathSVT || path == pathResult
 	}
 	return false
 }
@@ -155,7 +176,8 @@ func (u *ui) form(c echo.Context) error {
 	if tenant == "" {
 		// The form leads to the tenant's provider: no form-action.
 		c.Response().Header().Set("Content-Security-Policy", page.OpenFormPolicy)
-		return page.Render(c, http.StatusOK, u.pages["gateway.html"], gatewayPage{base: base{Title: "Tenant required", Product: product}})
+		l := u.pageLanguage(c, ports.Session{})
+		return page.Render(c, http.StatusOK, u.pages["gateway.html"], gatewayPage{base: newBase(u.cat, l, pathValidate, "ui.gateway.title")})
 	}
 	start, err := u.a.BeginLogin(ctx, sid, tenant)
 	if err != nil {
@@ -165,8 +187,13 @@ func (u *ui) form(c echo.Context) error {
 		return u.upload(c, start.Session)
 	}
 	// The login in progress stays in the browser until the callback: a
-	// new start replaces it, and the session cookie, if any, is kept.
+	// new start replaces it, and the session cookie, if any, is kept. A
+	// language chosen on the way to the provider is kept for the pages
+	// after it.
 	u.login.set(c, start.Pending)
+	if l, err := catalog.ParseLang(c.QueryParam(langQuery)); err == nil {
+		u.lang.set(c, string(l))
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusFound, start.URL)
 }
@@ -174,19 +201,21 @@ func (u *ui) form(c echo.Context) error {
 func (u *ui) upload(c echo.Context, s ports.Session) error {
 	cfg := u.a.Config()
 	td := u.a.Validation().TrustStatus(u.a.Now())
+	here := pathValidate + "?tenantId=" + url.QueryEscape(s.Tenant)
 	return page.Render(c, http.StatusOK, u.pages["upload.html"], uploadPage{
-		base: u.signedIn(s, "Validate a signed document", td.Banner),
+		base: u.signedIn(c, s, here, "ui.upload.title", td.Banner),
 		CSRF: s.CSRF, MaxFile: megabytes(cfg.Multipart.MaxFileSize), MaxUpload: megabytes(cfg.Multipart.MaxRequestSize),
 		Formats: u.a.Validation().Formats(),
 	})
 }
 
-// signedIn is the base of a page of session s.
-func (u *ui) signedIn(s ports.Session, title string, banner *verdict.Banner) base {
-	return base{
-		Title: title, Product: product, Banner: banner,
-		Account: &account{Tenant: s.Tenant, Subject: s.Subject, CSRF: s.CSRF, Development: u.a.Config().PermitAll},
-	}
+// signedIn is the base of a page of session s at address here, titled
+// by the catalogue's text title.
+func (u *ui) signedIn(c echo.Context, s ports.Session, here, title string, banner *verdict.Banner) base {
+	b := newBase(u.cat, u.pageLanguage(c, s), here, title)
+	b.Banner = banner
+	b.Account = &account{Tenant: s.Tenant, Subject: s.Subject, CSRF: s.CSRF, Development: u.a.Config().PermitAll}
+	return b
 }
 
 // callback is the OIDC redirect URI: the provider's answer completes the
@@ -246,8 +275,22 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 		sum := r.Summary
 		u.logger.InfoContext(ctx, "ui validation", slog.String("tenant", s.Tenant), slog.String("document_sha256", sum.DocumentSHA256),
 			slog.Int("signatures", sum.SignatureCount), slog.Bool("valid", sum.Valid))
-		return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(s, "Validation result", sum.TrustData.Banner), s.Tenant, sum))
+		return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(c, s, pathResult, "ui.result.title", sum.TrustData.Banner), s.Tenant, sum, u.a.Sealed()))
 	}
+}
+
+// result is GET /validate/result: the result page of the session's last
+// document again, which the language menu of the result page links to.
+func (u *ui) result(c echo.Context) error {
+	s := sessionOf(c)
+	if s.Last == nil {
+		return errNoReport
+	}
+	sum, err := validator.KeptSummary(s.Last)
+	if err != nil {
+		return err
+	}
+	return page.Render(c, http.StatusOK, u.pages["result.html"], newResultPage(u.signedIn(c, s, pathResult, "ui.result.title", sum.TrustData.Banner), s.Tenant, sum, u.a.Sealed()))
 }
 
 // logout is POST /validate/logout.
@@ -260,7 +303,19 @@ func (u *ui) logout(c echo.Context) error {
 		return err
 	}
 	u.cookie.clear(c)
-	return page.Render(c, http.StatusOK, u.pages["signedout.html"], signedOutPage{base: base{Title: "Signed out", Product: product}, Tenant: s.Tenant})
+	return u.renderSignedOut(c, s)
+}
+
+// signedOut is GET /validate/signedout: the signed-out page again, which
+// its language menu links to; it needs no session.
+func (u *ui) signedOut(c echo.Context) error {
+	return u.renderSignedOut(c, ports.Session{Tenant: strings.TrimSpace(c.QueryParam("tenantId"))})
+}
+
+func (u *ui) renderSignedOut(c echo.Context, s ports.Session) error {
+	here := pathSignedOut + "?tenantId=" + url.QueryEscape(s.Tenant)
+	l := u.pageLanguage(c, ports.Session{})
+	return page.Render(c, http.StatusOK, u.pages["signedout.html"], signedOutPage{base: newBase(u.cat, l, here, "ui.signedout.title"), Tenant: s.Tenant})
 }
 
 // checkCSRF checks the csrf field of a URL-encoded form (the sign-out

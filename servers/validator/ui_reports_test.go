@@ -143,6 +143,6 @@ func TestReportFileName(t *testing.T) {
 		{strings.Repeat("x", 200) + ".pdf", strings.Repeat("x", 80) + "-detailed-report.xml"},
 	}
 	for _, tt := range tests {
-		is.New(t).Equal(reportFileName(tt.document, "detailed-report"), tt.want) // tt.document
+		is.New(t).Equal(reportFileName(tt.document, "detailed-report", "xml"), tt.want) // tt.document
 	}
 }

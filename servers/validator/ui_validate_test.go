@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -57,11 +58,16 @@ func (w *uiWorld) expected(t *testing.T, doc validation.Document) verdict.Valida
 func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) {
 	t.Helper()
 	is := is.NewRelaxed(t)
+	cat, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := words{newBase(cat, catalog.English, pathResult, "ui.result.title")}
 	is.Equal(text(body, "signature-count"), strconv.Itoa(want.SignatureCount))
 	is.Equal(text(body, "document-summary"), want.Summary)
 	for i, r := range want.Signatures {
 		n := strconv.Itoa(i + 1)
-		v := newSignatureView(i+1, len(want.Signatures), r, want.TrustData)
+		v := w.signature(i+1, len(want.Signatures), r, want.TrustData)
 		is.True(strings.Contains(body, `id="signature-`+n+`-indication" data-indication="`+r.Indication.String()+`">`+v.Indication+`</span>`))
 		if r.SubIndication != nil {
 			is.Equal(text(body, "signature-"+n+"-subindication"), r.SubIndication.String())
@@ -79,7 +85,7 @@ func checkSignatures(t *testing.T, body string, want verdict.ValidationSummary) 
 		if r.CounterSignatureOf != "" {
 			is.Equal(text(body, "signature-"+n+"-counter-signature-of"), "the signature "+r.CounterSignatureOf)
 		}
-		is.Equal(text(body, "signature-"+n+"-framework"), frameworkWords(r.TrustFramework))
+		is.Equal(text(body, "signature-"+n+"-framework"), w.framework(r.TrustFramework))
 		is.Equal(text(body, "signature-"+n+"-country"), v.Country+map[bool]string{true: "None: no trusted-list anchor reached"}[v.Country == ""])
 		is.Equal(text(body, "signature-"+n+"-eidas"), v.EIDAS)
 		is.Equal(text(body, "signature-"+n+"-swiss"), v.Swiss)

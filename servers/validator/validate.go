@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,22 +26,88 @@ func (e errInfrastructure) Error() string { return e.err.Error() }
 func (e errInfrastructure) Unwrap() error { return e.err }
 
 // validateAPI is POST /api/validate: multipart part "file" (required) and
-// any number of "detached" parts. Every validation result is 200.
+// any number of "detached" parts. Every validation result is 200: the
+// JSON summary, or what Accept asks for instead (answerAs), its messages
+// in the language Accept-Language prefers (lang.go); the codes are the
+// same in every language. Each upload that arrives is validated through
+// the application, which logs its audit record.
 func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		doc, err := up.read(c, upload.Guard{})
 		if err != nil {
 			return err
 		}
-		res, err := a.Validation().Validate(c.Request().Context(), doc)
+		p, _ := c.Get(principalKey).(validator.Principal) // set by authMiddleware on every /api/ path
+		res, err := a.Validate(c.Request().Context(), p, doc)
 		if errors.Is(err, ports.ErrUnreadable) {
 			return err
 		}
 		if err != nil {
 			return errInfrastructure{err}
 		}
-		return c.JSON(http.StatusOK, res.Summary)
+		lang := apiLanguage(c)
+		switch answerAs(c.Request().Header.Get(echo.HeaderAccept)) {
+		case mimePDF:
+			pdf, err := a.ReportPDF(c.Request().Context(), res.Summary, lang)
+			if err != nil {
+				return err
+			}
+			return attachment(c, mimePDF, reportFileName(res.Summary.DocumentName, "validation-report", "pdf"), pdf)
+		case mimeJWT:
+			token, err := a.Token(c.Request().Context(), res.Validation)
+			if err != nil {
+				return err
+			}
+			return attachment(c, mimeJWT, reportFileName(res.Summary.DocumentName, "svt", "jwt"), token)
+		}
+		return c.JSON(http.StatusOK, a.Catalog().Summary(lang, res.Summary))
 	}
+}
+
+// Media types of the answers besides JSON.
+const (
+	mimePDF = "application/pdf"
+	mimeJWT = "application/jwt" // RFC 7519, section 10.3.1
+)
+
+// answerAs is the media type an Accept header asks for: the PDF report
+// or the Signature Validation Token when it names one of them before
+// JSON (by quality, then order), JSON otherwise, whatever else it names:
+// the summary stays the default answer.
+func answerAs(accept string) string {
+	best, bestQ := echo.MIMEApplicationJSON, -1.0
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		q := 1.0
+		if v, ok := params["q"]; ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		switch mt {
+		case mimePDF, mimeJWT, echo.MIMEApplicationJSON, "application/*", "*/*":
+		default:
+			continue
+		}
+		if q > bestQ && q > 0 {
+			best, bestQ = mt, q
+		}
+	}
+	if best != mimePDF && best != mimeJWT {
+		return echo.MIMEApplicationJSON
+	}
+	return best
+}
+
+// attachment answers b as a download named name that no cache keeps.
+func attachment(c echo.Context, contentType, name string, b []byte) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, contentType, b)
 }
 
 // uploads reads the document of the two uploads, POST /api/validate and

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/app/config"
@@ -19,7 +20,7 @@ import (
 	"github.com/svc-dss/dss/app/validator"
 )
 
-const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--trusted-list FILE [--trusted-list-signer CERT]...]... [--certificate CERT]... [--offline] [--dev]`
+const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--trusted-list FILE [--trusted-list-signer CERT]...]... [--certificate CERT]... [--offline] [--dev] [--lang en|de|fr|it]`
 
 // validateCommand is `validate`: the same JSON as POST /api/validate,
 // without a server.
@@ -37,6 +38,8 @@ type validateCommand struct {
 	certificates []string
 	offline      bool
 	dev          bool
+	// lang is the language of the messages (--lang).
+	lang catalog.Lang
 }
 
 // repeated collects a flag given several times.
@@ -65,6 +68,7 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 	fs.Var(&certificates, "certificate", "certificate `FILE`, PEM or DER, one or several, that may serve as an intermediate or identify a signer, trusted for nothing (repeatable)")
 	fs.BoolVar(&vc.offline, "offline", false, "fetch nothing: embedded revocation data and certificates only")
 	fs.BoolVar(&vc.dev, "dev", false, "trust the development fixture lists and PKI")
+	lang := fs.String("lang", "en", "the language of the errors and warnings: en, de, fr or it")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return nil, err
@@ -87,6 +91,11 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 			return nil, err
 		}
 		vc.at = t
+	}
+	if vc.lang, err = catalog.ParseLang(*lang); err != nil {
+		fmt.Fprintf(stderr, "validate: --lang: %v\n", err)
+		fmt.Fprintln(stderr, validateUsage)
+		return nil, err
 	}
 	if len(signers) > 0 && len(lists) == 0 {
 		fmt.Fprintln(stderr, "validate: --trusted-list-signer without --trusted-list: the signers authenticate the given lists")
@@ -173,7 +182,12 @@ func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, logger
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
-	return printJSON(stdout, stderr, res.Summary)
+	cat, err := catalog.New()
+	if err != nil {
+		fmt.Fprintf(stderr, "validate: %v\n", err)
+		return 1
+	}
+	return printJSON(stdout, stderr, cat.Summary(vc.lang, res.Summary))
 }
 
 // readCertificates reads the certificate files of flag, PEM (one

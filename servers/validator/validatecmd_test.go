@@ -111,6 +111,8 @@ func TestValidateCommandErrors(t *testing.T) {
 		{"unknown flag before the file", []string{"validate", "--strict=yes", text}, 2, "flag provided but not defined: -strict"},
 		{"flag without its value", []string{"validate", "--offline", text, "--detached"}, 2, "flag needs an argument: -detached"},
 		{"time not RFC 3339", []string{"validate", text, "--at", "yesterday"}, 2, `validate: --at "yesterday" is not an RFC 3339 time (2026-11-21T12:00:00Z)`},
+		{"unknown language", []string{"validate", text, "--lang", "es"}, 2, "validate: --lang: unknown language \"es\": use en, de, fr or it\n"},
+		{"language without its value", []string{"validate", text, "--lang"}, 2, "flag needs an argument: -lang"},
 		{"missing file", []string{"validate", filepath.Join(dir, "nope.p7m")}, 1, "validate: open " + filepath.Join(dir, "nope.p7m") + ": no such file or directory"},
 		{"missing detached file", []string{"validate", text, "--detached", filepath.Join(dir, "nope.bin")}, 1, "validate: open " + filepath.Join(dir, "nope.bin") + ": no such file or directory"},
 		{"unreadable anchor", []string{"validate", text, "--trust-anchor", badAnchor}, 1, "validate: --trust-anchor: "},

@@ -14,6 +14,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xades"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -181,6 +182,13 @@ func (rd *reading) problem(failure bool, code, format string, args ...any) {
 	rd.c.Problems = append(rd.c.Problems, ades.Problem{Code: code, Message: fmt.Sprintf(format, args...), FormatFailure: failure})
 }
 
+// say adds the container's finding p, a format failure when failure is
+// set.
+func (rd *reading) say(failure bool, p ades.Problem) {
+	p.FormatFailure = failure
+	rd.c.Problems = append(rd.c.Problems, p)
+}
+
 // structure reads the mimetype, sorts the entries by role and decides
 // the container type.
 func (rd *reading) structure() {
@@ -193,20 +201,21 @@ func (rd *reading) structure() {
 		}
 	}
 	if mt < 0 {
-		rd.problem(true, CodeMimetypeMissing, "the container has no mimetype entry")
+		rd.say(true, ades.Say(CodeMimetypeMissing, "missing", "the container has no mimetype entry"))
 	} else {
 		f := rd.a.files[mt]
 		c.MimeType = strings.TrimSpace(string(f.data))
 		if mt != 0 {
-			rd.problem(false, CodeMimetypeNotFirst, "the mimetype entry is not the first of the container")
+			rd.say(false, ades.Say(CodeMimetypeNotFirst, "not-first", "the mimetype entry is not the first of the container"))
 		}
 		if f.method != 0 {
-			rd.problem(false, CodeMimetypeCompressed, "the mimetype entry is compressed")
+			rd.say(false, ades.Say(CodeMimetypeCompressed, "compressed", "the mimetype entry is compressed"))
 		}
 	}
 	c.OpenDocument = strings.HasPrefix(c.MimeType, mimeODF)
 	if mt >= 0 && !c.OpenDocument && c.MimeType != MimeASiCS && c.MimeType != MimeASiCE {
-		rd.problem(false, CodeMimetypeUnknown, "the mimetype entry names %q, not an ASiC media type", truncate(c.MimeType))
+		rd.say(false, ades.Say(CodeMimetypeUnknown, "type", fmt.Sprintf("the mimetype entry names %q, not an ASiC media type", truncate(c.MimeType)),
+			verdict.QuotedParam("Type", truncate(c.MimeType))))
 	}
 	for i := range rd.a.files {
 		f := &rd.a.files[i]
@@ -266,11 +275,13 @@ func (rd *reading) structure() {
 		}
 		switch {
 		case len(rd.data) == 0:
-			rd.problem(true, CodeNoDataObject, "the ASiC-S container has no data object")
+			rd.say(true, ades.Say(CodeNoDataObject, "none", "the ASiC-S container has no data object"))
 		case len(rd.data) > 1:
-			rd.problem(true, CodeTooManyDataObjects, "the ASiC-S container has %d data objects, not one", len(rd.data))
+			rd.say(true, ades.Say(CodeTooManyDataObjects, "count", fmt.Sprintf("the ASiC-S container has %d data objects, not one", len(rd.data)),
+				verdict.NumberParam("Count", len(rd.data))))
 		case root == 0:
-			rd.problem(true, CodeDataObjectNotInRoot, "the ASiC-S data object %q is not in the root folder", rd.data[0].name)
+			rd.say(true, ades.Say(CodeDataObjectNotInRoot, "object", fmt.Sprintf("the ASiC-S data object %q is not in the root folder", rd.data[0].name),
+				verdict.QuotedParam("Object", rd.data[0].name)))
 		}
 	}
 }
@@ -364,8 +375,8 @@ func (rd *reading) cadesFile(ctx context.Context, f *file, byRef map[string][]*m
 		sig := &sigs[i]
 		if rd.c.Type == ASiCE {
 			if len(ms) == 0 {
-				sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestMissing, FormatFailure: true,
-					Message: fmt.Sprintf("no readable ASiCManifest names the signature %s", f.name)})
+				sig.Problems = append(sig.Problems, ades.Say(CodeManifestMissing, "signature", fmt.Sprintf("no readable ASiCManifest names the signature %s", f.name),
+					verdict.TextParam("Name", f.name)).Failure())
 			}
 			var signed *manifest
 			for _, d := range sig.DataObjects {
@@ -409,8 +420,9 @@ func (rd *reading) entries(sig *ades.Signature, m *manifest) []ades.DataObject {
 			switch {
 			case h == 0 || !h.Available():
 				if sig != nil {
-					sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestAlgorithm,
-						Message: fmt.Sprintf("%s: entry %q digested with %q, which this reader does not compute", m.name, e.uri, truncate(e.algorithm))})
+					sig.Problems = append(sig.Problems, ades.Say(CodeManifestAlgorithm, "entry",
+						fmt.Sprintf("%s: entry %q digested with %q, which this reader does not compute", m.name, e.uri, truncate(e.algorithm)),
+						verdict.TextParam("Manifest", m.name), verdict.QuotedParam("Entry", e.uri), verdict.QuotedParam("Algorithm", truncate(e.algorithm))))
 				}
 			default:
 				hh := h.New()
@@ -557,8 +569,8 @@ func (rd *reading) unnamedTimestamp(f *file) {
 	ts := Timestamp{Name: f.name}
 	ts.Timestamp = cades.TimestampEvidence(ades.ContentTimestamp, tok, errNoManifest, rd.doc.Certificates)
 	ts.Document = true
-	ts.Problems = []ades.Problem{{Code: CodeManifestMissing, FormatFailure: true,
-		Message: fmt.Sprintf("no readable ASiCManifest names the time-stamp %s", f.name)}}
+	ts.Problems = []ades.Problem{ades.Say(CodeManifestMissing, "timestamp", fmt.Sprintf("no readable ASiCManifest names the time-stamp %s", f.name),
+		verdict.TextParam("Name", f.name)).Failure()}
 	rd.c.Timestamps = append(rd.c.Timestamps, ts)
 }
 
@@ -592,8 +604,9 @@ func (rd *reading) archiveTimestamps(byRef map[string][]*manifest) {
 						sig.Level = ades.LevelLTA
 					}
 					if len(bad) > 0 {
-						sig.Problems = append(sig.Problems, ades.Problem{Code: CodeArchiveManifestEntry,
-							Message: fmt.Sprintf("%s: entries missing or altered: %s", m.name, strings.Join(bad, ", "))})
+						sig.Problems = append(sig.Problems, ades.Say(CodeArchiveManifestEntry, "entries",
+							fmt.Sprintf("%s: entries missing or altered: %s", m.name, strings.Join(bad, ", ")),
+							verdict.TextParam("Manifest", m.name), verdict.TextParam("Entries", strings.Join(bad, ", "))))
 					}
 				}
 			}
@@ -631,7 +644,7 @@ func (rd *reading) finish() {
 	if len(rd.c.Signatures) > 0 {
 		for _, f := range rd.data {
 			if !covered[f.name] {
-				rd.problem(false, CodeFileNotSigned, "the container file %q is covered by no signature", f.name)
+				rd.say(false, ades.Say(CodeFileNotSigned, "file", fmt.Sprintf("the container file %q is covered by no signature", f.name), verdict.QuotedParam("File", f.name)))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package cades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -21,6 +22,10 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 		return ades.Signature{}, fmt.Errorf("%w: %w: more than %d signatures", ports.ErrUnreadable, errLimit, MaxSignatures)
 	}
 	sig := ades.Signature{ID: rd.id(si), Format: rd.format, SignatureValue: si.Signature}
+	if si.SignedAttrsDER != nil {
+		signedSum := sha256.Sum256(si.SignedAttrsDER)
+		sig.SignedBytesSHA256 = signedSum[:]
+	}
 
 	// Validation data: the SignedData's, then this signer's attributes.
 	vd := newValidationData()
@@ -55,7 +60,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 	sig.Timestamps = ts
 	sig.Problems = append(sig.Problems, stats.problems...)
 	if vd.Over || stats.over {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeLimitExceeded, "left-out", "validation data beyond the limits was left out"))
 	}
 	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
 
@@ -67,7 +72,7 @@ func (rd *reading) signature(si *cms.SignerInfo, parent *cms.SignerInfo, depth i
 		topLevel:         parent == nil,
 	})
 	if sig.Reference.Present && !hasTime {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "signing-certificate reference without signing-time (required by EN 319 122-1 B-B)"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeNoSigningTime, "missing", "signing-certificate reference without signing-time (required by EN 319 122-1 B-B)"))
 	}
 
 	// Counter-signatures.
@@ -106,7 +111,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 	case rd.sd.Content != nil:
 		candidates = []signedContent{{data: rd.sd.Content}}
 		if len(rd.detached) > 0 {
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeDetachedIgnored, Message: "the content is attached: the detached parts supplied were not used"})
+			sig.Problems = append(sig.Problems, ades.Say(CodeDetachedIgnored, "attached", "the content is attached: the detached parts supplied were not used"))
 		}
 	default:
 		candidates = rd.detached
@@ -148,7 +153,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 	case si.SignedAttrs == nil:
 		// The signature covers the content directly.
 		obj.Intact = res.SignatureErr == nil
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSignedAttributes, Message: "no signed attributes: the signature value covers the content directly"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeNoSignedAttributes, "none", "no signed attributes: the signature value covers the content directly"))
 	case res.ContentErr == nil:
 		obj.Intact = true
 	case errors.Is(res.ContentErr, cms.ErrDigestMismatch):
@@ -174,7 +179,7 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 	if si.SignedAttrs != nil {
 		if parent != nil {
 			if _, ok, _ := si.ContentTypeAttr(); ok {
-				sig.Problems = append(sig.Problems, ades.Problem{Code: CodeCounterSignatureContentType, Message: "content-type attribute in a counter-signature"})
+				sig.Problems = append(sig.Problems, ades.Say(CodeCounterSignatureContentType, "present", "content-type attribute in a counter-signature"))
 			}
 		} else if err := si.CheckContentType(rd.sd.ContentType); err != nil {
 			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeContentTypeMismatch, Message: "the content-type signed attribute does not hold (RFC 5652, 5.3): " + err.Error()})
@@ -247,7 +252,7 @@ func (rd *reading) signingCertReference(sig *ades.Signature, si *cms.SignerInfo,
 		return ades.CertificateReference{}
 	}
 	if len(v1)+len(v2) > 1 || len(slices.Concat(attrValues(v1), attrValues(v2))) > 1 {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeMultipleSigningCertRefs, Message: "more than one signing-certificate(-v2) attribute or value; the v2 one is used"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeMultipleSigningCertRefs, "several", "more than one signing-certificate(-v2) attribute or value; the v2 one is used"))
 	}
 	var ids []cms.ESSCertID
 	var err error

@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/svc-dss/dss/adapters/formats/cert/internal/brainpool"
 )
 
 // MinRSABits is the smallest RSA modulus CheckSignature accepts. crypto/rsa
@@ -79,7 +81,7 @@ func CheckDigestSignature(pub crypto.PublicKey, alg SignatureAlgorithm, digest, 
 				return err
 			}
 		}
-		if !ecdsa.VerifyASN1(key, digest, sig) {
+		if !verifyECDSAASN1(key, digest, sig) {
 			return ErrSignatureInvalid
 		}
 		return nil
@@ -87,6 +89,37 @@ func CheckDigestSignature(pub crypto.PublicKey, alg SignatureAlgorithm, digest, 
 		return fmt.Errorf("%w: Ed25519 over a digest", ErrUnsupported)
 	}
 	return fmt.Errorf("%w: signature scheme %v", ErrUnsupported, alg.Scheme)
+}
+
+// VerifyECDSA is ecdsa.Verify, fast on the brainpool curves too: for a key
+// on a curve that ParsePublicKey returns, crypto/ecdsa would verify with
+// the curve's generic big.Int arithmetic, some fifty times slower than
+// internal/brainpool, which verifies these instead.
+func VerifyECDSA(key *ecdsa.PublicKey, digest []byte, r, s *big.Int) bool {
+	if c := fastBrainpool(key); c != nil {
+		//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
+		return c.Verify(key.X, key.Y, digest, r, s)
+	}
+	return ecdsa.Verify(key, digest, r, s)
+}
+
+// verifyECDSAASN1 is ecdsa.VerifyASN1 as VerifyECDSA is ecdsa.Verify.
+func verifyECDSAASN1(key *ecdsa.PublicKey, digest, sig []byte) bool {
+	if c := fastBrainpool(key); c != nil {
+		//lint:ignore SA1019 a point of a custom curve (brainpool) has no other form in crypto/ecdsa.
+		return c.VerifyASN1(key.X, key.Y, digest, sig)
+	}
+	return ecdsa.VerifyASN1(key, digest, sig)
+}
+
+// fastBrainpool returns the internal/brainpool curve of a key on one of
+// the curves BrainpoolCurve returns (the very values, not a curve of the
+// same name), or nil.
+func fastBrainpool(key *ecdsa.PublicKey) *brainpool.Curve {
+	if key.Curve == nil || BrainpoolCurveOID(key.Curve) == nil {
+		return nil
+	}
+	return brainpool.ByName(key.Curve.Params().Name)
 }
 
 // checkRSAKey refuses, as ErrUnsupported, the keys crypto/rsa refuses to

@@ -285,3 +285,35 @@ func TestParsePublicKey(t *testing.T) {
 	_, _, err = ParsePublicKey(unknownCurve)
 	is.True(errors.Is(err, ErrUnsupported))
 }
+
+// TestVerifyECDSABrainpool checks that VerifyECDSA, which takes the
+// brainpool curves to internal/brainpool, agrees with crypto/ecdsa on every
+// curve BrainpoolCurve returns, and that a curve which only has a brainpool
+// name keeps crypto/ecdsa.
+func TestVerifyECDSABrainpool(t *testing.T) {
+	for _, oid := range []asn1.ObjectIdentifier{
+		OIDBrainpoolP256r1, OIDBrainpoolP256t1, OIDBrainpoolP384r1,
+		OIDBrainpoolP384t1, OIDBrainpoolP512r1, OIDBrainpoolP512t1,
+	} {
+		curve := BrainpoolCurve(oid)
+		t.Run(curve.Params().Name, func(t *testing.T) {
+			is := is.New(t)
+			key, err := ecdsa.GenerateKey(curve, rand.Reader)
+			is.NoErr(err)
+			is.True(fastBrainpool(&key.PublicKey) != nil)
+			digest := make([]byte, 32)
+			rand.Read(digest)
+			r, s, err := ecdsa.Sign(rand.Reader, key, digest)
+			is.NoErr(err)
+			is.True(VerifyECDSA(&key.PublicKey, digest, r, s))
+			is.True(!VerifyECDSA(&key.PublicKey, digest, s, r))
+			digest[0] ^= 1
+			is.True(!VerifyECDSA(&key.PublicKey, digest, r, s))
+		})
+	}
+	lookalike := *brainpool.P256t1().Params() // same name, another value
+	key := &ecdsa.PublicKey{Curve: &lookalike}
+	if fastBrainpool(key) != nil {
+		t.Error("a curve named brainpoolP256t1 that BrainpoolCurve did not return took the brainpool path")
+	}
+}

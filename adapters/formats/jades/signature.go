@@ -2,6 +2,7 @@ package jades
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -48,6 +49,12 @@ func (rd *reading) signature(j jws, parent *counterSigned) (ades.Signature, erro
 		return sig, err
 	}
 	sig.SignatureValue = sigValue
+	if j.attached {
+		// How a Signature Validation Token names the signed bytes
+		// (ades.Signature).
+		input := sha256.Sum256([]byte(j.protected + "." + string(j.payload)))
+		sig.SignedBytesSHA256 = input[:]
+	}
 	comps, problems, err := readComponents(j.header)
 	if err != nil {
 		return sig, err
@@ -168,11 +175,11 @@ func (rd *reading) signature(j jws, parent *counterSigned) (ades.Signature, erro
 
 	sig.Level, sig.Form = level(facts)
 	if sig.Reference.Present && !h.hasSigT {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "no sigT in the protected header (required by TS 119 182-1 B-B)"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeNoSigningTime, "missing", "no sigT in the protected header (required by TS 119 182-1 B-B)"))
 	}
 	sig.Problems = append(sig.Problems, vd.Problems...)
 	if vd.Over {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeLimitExceeded, "left-out", "validation data beyond the limits was left out"))
 	}
 	sig.Certificates, sig.CRLs, sig.OCSPResponses = vd.Certificates, vd.CRLs, vd.OCSPResponses
 
@@ -355,7 +362,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 	mech := strOf(h.sigD.get("mId"))
 	pars := h.sigD.get("pars")
 	if pars == nil || pars.kind != kindArray || len(pars.elems) == 0 || len(pars.elems) > MaxDetached {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeHeaderInvalid, Message: "sigD pars is not an array of 1 to 64 names", FormatFailure: true})
+		sig.Problems = append(sig.Problems, ades.Say(CodeHeaderInvalid, "pars", "sigD pars is not an array of 1 to 64 names").Failure())
 		p.reason = CodeHeaderInvalid
 		return p
 	}
@@ -368,7 +375,7 @@ func (rd *reading) dataObjects(sig *ades.Signature, h protectedHeader, j jws, a 
 		hm, ok := digestAlgorithm(strOf(h.sigD.get("hashM")))
 		hv := h.sigD.get("hashV")
 		if hv == nil || hv.kind != kindArray || len(hv.elems) != len(names) {
-			sig.Problems = append(sig.Problems, ades.Problem{Code: CodeHeaderInvalid, Message: "sigD hashV does not give one digest per name of pars", FormatFailure: true})
+			sig.Problems = append(sig.Problems, ades.Say(CodeHeaderInvalid, "hashv", "sigD hashV does not give one digest per name of pars").Failure())
 			p.reason = CodeHeaderInvalid
 			return p
 		}

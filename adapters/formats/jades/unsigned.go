@@ -65,7 +65,7 @@ func readComponents(hdr *value) ([]component, []ades.Problem, error) {
 		out = append(out, c)
 	}
 	if clear > 0 && encoded > 0 {
-		problems = append(problems, ades.Problem{Code: CodeMixedComponentForms, Message: "etsiU mixes base64url-encoded and clear JSON components (TS 119 182-1 5.3 asks for one form)"})
+		problems = append(problems, ades.Say(CodeMixedComponentForms, "mixed", "etsiU mixes base64url-encoded and clear JSON components (TS 119 182-1 5.3 asks for one form)"))
 	}
 	return out, problems, nil
 }

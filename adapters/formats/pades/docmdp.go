@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // The permissions a signature grants (DocMDP, ISO 32000-2, 12.8.2.2) and
@@ -245,7 +247,9 @@ func (c certification) permit(f field, problems []ades.Problem) {
 	}
 	for i, p := range problems {
 		if p.Code == CodeShownAnnotationsChanged {
-			problems[i] = ades.Problem{Code: CodeAnnotationsChanged, Message: p.Message + " (the certification signature permits annotations)"}
+			// The same sentence, said of a change the certification
+			// permits: its variant "permitted-" and the shown one's.
+			problems[i] = ades.Say(CodeAnnotationsChanged, "permitted-"+strings.TrimPrefix(p.ID, p.Code+"."), p.Message+" (the certification signature permits annotations)", p.Params...)
 		}
 	}
 }
@@ -336,5 +340,5 @@ func (rd *reading) fieldLockViolations(f field) []ades.Problem {
 	if len(hit) == 0 {
 		return nil
 	}
-	return []ades.Problem{{Code: CodeFieldMDPViolated, Message: "form fields this signature locked were changed after it: " + list(hit)}}
+	return []ades.Problem{ades.Say(CodeFieldMDPViolated, "fields", "form fields this signature locked were changed after it: "+list(hit), verdict.TextParam("Fields", list(hit)))}
 }

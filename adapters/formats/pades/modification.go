@@ -12,6 +12,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // pageView is what a revision shows of its pages: enough to tell whether
@@ -341,8 +342,9 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 	}
 	var out changes
 	if len(finalView.prints) != len(was.prints) {
-		out.problems = append(out.problems, ades.Problem{Code: CodePagesChanged, FormatFailure: true, Message: fmt.Sprintf(
-			"the document has %d pages, the revision the signature covers %d: pages were added or removed after signing", len(finalView.prints), len(was.prints))})
+		out.problems = append(out.problems, ades.Say(CodePagesChanged, "pages", fmt.Sprintf(
+			"the document has %d pages, the revision the signature covers %d: pages were added or removed after signing", len(finalView.prints), len(was.prints)),
+			verdict.NumberParam("Pages", len(finalView.prints)), verdict.NumberParam("Signed", len(was.prints))).Failure())
 	}
 	var shown []string
 	for i := range min(len(was.prints), len(finalView.prints)) {
@@ -369,19 +371,23 @@ func modifications(data []byte, end int, open func(end int) (*pdf.File, error), 
 		}
 	}
 	if len(shownAdded) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "annotations that draw on the page were added after signing, on " + list(shownAdded) + ": the page no longer looks as it was signed"})
+		out.problems = append(out.problems, ades.Say(CodeShownAnnotationsChanged, "added", "annotations that draw on the page were added after signing, on "+list(shownAdded)+": the page no longer looks as it was signed",
+			verdict.TextParam("Where", list(shownAdded))).Failure())
 		out.annotsAdded = true
 	}
 	if len(shownRemoved) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "annotations that drew on the signed page were removed after signing, on " + list(shownRemoved) + ": what they covered shows now"})
+		out.problems = append(out.problems, ades.Say(CodeShownAnnotationsChanged, "removed", "annotations that drew on the signed page were removed after signing, on "+list(shownRemoved)+": what they covered shows now",
+			verdict.TextParam("Where", list(shownRemoved))).Failure())
 		out.annotsChanged = true
 	}
 	if len(added) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsAdded, Message: "annotations that draw nothing (links, hidden ones) were added after signing, on " + list(added)})
+		out.problems = append(out.problems, ades.Say(CodeAnnotationsAdded, "added", "annotations that draw nothing (links, hidden ones) were added after signing, on "+list(added),
+			verdict.TextParam("Where", list(added))))
 		out.annotsAdded = true
 	}
 	if len(removed) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision that drew nothing were removed after signing, on " + list(removed)})
+		out.problems = append(out.problems, ades.Say(CodeAnnotationsChanged, "removed", "annotations of the signed revision that drew nothing were removed after signing, on "+list(removed),
+			verdict.TextParam("Where", list(removed))))
 		out.annotsChanged = true
 	}
 	var other []string
@@ -678,26 +684,31 @@ func (c *comparison) classify(out *changes, shown, other []string) {
 		}
 	}
 	if len(shown) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodePageContentChanged, FormatFailure: true, Message: "what a signed page shows was changed after signing: " + list(shown)})
+		out.problems = append(out.problems, ades.Say(CodePageContentChanged, "shown", "what a signed page shows was changed after signing: "+list(shown),
+			verdict.TextParam("Where", list(shown))).Failure())
 	}
 	if len(out.filled) > 0 {
 		out.filled = slices.Compact(slices.Sorted(slices.Values(out.filled)))
-		out.problems = append(out.problems, ades.Problem{Code: CodeFormFieldsChanged, Message: "form fields were filled in or changed after signing: " + list(out.filled)})
+		out.problems = append(out.problems, ades.Say(CodeFormFieldsChanged, "filled", "form fields were filled in or changed after signing: "+list(out.filled),
+			verdict.TextParam("Fields", list(out.filled))))
 	}
 	if len(shownAnnots) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeShownAnnotationsChanged, FormatFailure: true, Message: "what annotations of the signed revision draw on the page was changed after signing: " + list(shownAnnots)})
+		out.problems = append(out.problems, ades.Say(CodeShownAnnotationsChanged, "drawn", "what annotations of the signed revision draw on the page was changed after signing: "+list(shownAnnots),
+			verdict.TextParam("Where", list(shownAnnots))).Failure())
 		out.annotsChanged = true
 	}
 	if annotsChanged {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "annotations of the signed revision were changed after signing"})
+		out.problems = append(out.problems, ades.Say(CodeAnnotationsChanged, "changed", "annotations of the signed revision were changed after signing"))
 		out.annotsChanged = true
 	}
 	if len(sigWidgets) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeAnnotationsChanged, Message: "the widgets of signatures the revision holds were changed after signing: " + list(sigWidgets)})
+		out.problems = append(out.problems, ades.Say(CodeAnnotationsChanged, "widgets", "the widgets of signatures the revision holds were changed after signing: "+list(sigWidgets),
+			verdict.TextParam("Where", list(sigWidgets))))
 		out.annotsChanged = true
 	}
 	if len(other) > 0 {
-		out.problems = append(out.problems, ades.Problem{Code: CodeObjectsChanged, Message: "changes after signing that no rule allows (no page, form filling, annotation, signature or validation data): " + list(other)})
+		out.problems = append(out.problems, ades.Say(CodeObjectsChanged, "other", "changes after signing that no rule allows (no page, form filling, annotation, signature or validation data): "+list(other),
+			verdict.TextParam("Where", list(other))))
 	}
 }
 

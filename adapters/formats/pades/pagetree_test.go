@@ -102,7 +102,7 @@ func TestPageTreeUnreadable(t *testing.T) {
 		must(t, d.Sign(fixture.Options{PKI: p, Signer: p.SignerRSA, Level: cades.B, SigningTime: signedAt}))
 		sigs := read(t, d.Bytes())
 		want := ades.Problem{Code: pades.CodeRevisionUnreadable, Message: "the pages of the document do not read: " + nonDict}
-		if len(sigs) != 1 || len(sigs[0].Problems) != 1 || sigs[0].Problems[0] != want {
+		if len(sigs) != 1 || len(sigs[0].Problems) != 1 || sigs[0].Problems[0].Code != want.Code || sigs[0].Problems[0].Message != want.Message {
 			t.Fatalf("%+v, want %+v", sigs[0].Problems, want)
 		}
 	})

@@ -21,6 +21,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/pdf"
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -405,18 +406,18 @@ func (rd *reading) field(name string, d types.Dict) field {
 	}
 	contents, err := d.StringEntryBytes("Contents")
 	if err != nil || contents == nil {
-		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: "the signature dictionary has no readable /Contents"})
+		f.problems = append(f.problems, ades.Say(CodeByteRangeInvalid, "contents", "the signature dictionary has no readable /Contents").Failure())
 	}
 	f.contents = trimDER(contents)
 	arr := d.ArrayEntry("ByteRange")
 	if len(arr) != 4 {
-		f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: fmt.Sprintf("/ByteRange has %d numbers, not 4", len(arr))})
+		f.problems = append(f.problems, ades.Say(CodeByteRangeInvalid, "count", fmt.Sprintf("/ByteRange has %d numbers, not 4", len(arr)), verdict.NumberParam("Count", len(arr))).Failure())
 		return f
 	}
 	for i, o := range arr {
 		n, ok := o.(types.Integer)
 		if !ok {
-			f.problems = append(f.problems, ades.Problem{Code: CodeByteRangeInvalid, FormatFailure: true, Message: "/ByteRange holds something other than integers"})
+			f.problems = append(f.problems, ades.Say(CodeByteRangeInvalid, "integers", "/ByteRange holds something other than integers").Failure())
 			return f
 		}
 		f.byteRange[i] = int(n)

@@ -12,6 +12,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/tsp"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -149,12 +150,12 @@ func (rd *reading) signature(ctx context.Context, el, parentValue *etree.Element
 		sig.TimeMark = nil
 	}
 	if facts.qualifying && sig.Reference.Present && !props.hasSigningTime {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeNoSigningTime, Message: "signing-certificate reference without SigningTime (required by EN 319 132-1 B-B)"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeNoSigningTime, "missing", "signing-certificate reference without SigningTime (required by EN 319 132-1 B-B)"))
 	}
 	sig.Problems = append(sig.Problems, all.Problems...)
 	sig.Problems = append(sig.Problems, vd.Problems...)
 	if all.Over {
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeLimitExceeded, Message: "validation data beyond the limits was left out"})
+		sig.Problems = append(sig.Problems, ades.Say(CodeLimitExceeded, "left-out", "validation data beyond the limits was left out"))
 	}
 	sig.Certificates, sig.CRLs, sig.OCSPResponses = all.Certificates, all.CRLs, all.OCSPResponses
 
@@ -288,11 +289,11 @@ func manifestEntry(sig *ades.Signature, rc xmldsig.ReferenceCheck) {
 	}
 	switch {
 	case !rc.Found:
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestEntryNotFound, Message: fmt.Sprintf("manifest entry %q: data not found", name)})
+		sig.Problems = append(sig.Problems, ades.Say(CodeManifestEntryNotFound, "entry", fmt.Sprintf("manifest entry %q: data not found", name), verdict.QuotedParam("Entry", name)))
 	case rc.Unchecked != "":
 		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestEntryNotIntact, Message: fmt.Sprintf("manifest entry %q: not checked (%s)", name, rc.Unchecked)})
 	case !rc.Intact:
-		sig.Problems = append(sig.Problems, ades.Problem{Code: CodeManifestEntryNotIntact, Message: fmt.Sprintf("manifest entry %q: digest mismatch", name)})
+		sig.Problems = append(sig.Problems, ades.Say(CodeManifestEntryNotIntact, "digest", fmt.Sprintf("manifest entry %q: digest mismatch", name), verdict.QuotedParam("Entry", name)))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/svc-dss/dss/adapters/formats/cades"
 	"github.com/svc-dss/dss/adapters/formats/xmldsig"
 	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // errNoContent: an input of the imprint is not available (a detached
@@ -292,7 +293,7 @@ func readTimestamp(el *etree.Element, problems *[]ades.Problem) tsProperty {
 			}
 			p.tokens = append(p.tokens, der)
 		case isXAdES(c, "XMLTimeStamp"):
-			*problems = append(*problems, ades.Problem{Code: CodeTimestampUnsupported, Message: el.Tag + ": XMLTimeStamp is not read"})
+			*problems = append(*problems, ades.Say(CodeTimestampUnsupported, "xml", el.Tag+": XMLTimeStamp is not read", verdict.TextParam("Element", el.Tag)))
 		}
 	}
 	return p

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+
+	"github.com/svc-dss/dss/adapters/formats/cert"
 )
 
 // minRSABits is the smallest RSA modulus accepted. crypto/rsa refuses
@@ -95,7 +97,7 @@ func verifyWithKey(sig *parsedSignature, pub crypto.PublicKey, signed []byte) er
 		if err != nil {
 			return err
 		}
-		if !ecdsa.Verify(key, digest, r, s) {
+		if !cert.VerifyECDSA(key, digest, r, s) {
 			return ErrSignatureInvalid
 		}
 		return nil

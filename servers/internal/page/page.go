@@ -6,8 +6,10 @@
 // # Layout
 //
 // A server's page template defines "content" and may define "account"
-// (the signed-in user, top right) and "banner" (a notice above the main
-// content); [Parse] adds the shared "layout", which renders them. The
+// (the signed-in user, top right), "languages" (a language menu beside
+// it), "banner" (a notice above the main content), and "lang" and "skip"
+// (the page's language, "en" by default, and the words of the skip
+// link); [Parse] adds the shared "layout", which renders them. The
 // data of a page must have the fields Title (the document title) and
 // Product (the name beside the brand).
 //

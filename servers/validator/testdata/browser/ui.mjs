@@ -2,7 +2,9 @@
 // runs it, one PHASE at a time, with the server's clock moved between):
 //
 //   current       log in through the tenant's provider, upload a PAdES
-//                 document, read the verdict, download both reports;
+//                 document, read the verdict, download both reports; the
+//                 result in German, French and Italian from the language
+//                 menu, and the choice kept on the next page;
 //   stale         the lists are stale: the banner on the form and the
 //                 result, the signature's "as of" marker;
 //   cross-tenant  a user of tenant B at tenant A's login is refused.
@@ -57,6 +59,25 @@ if (phase === 'current') {
     const etsi = await download(page, 'report-etsi');
     expect(etsi.includes('http://uri.etsi.org/19102/v1.4.1#'), 'the ETSI report lacks its namespace');
     expect(etsi.includes('urn:etsi:019102:mainindication:total-passed'), 'the ETSI report does not say total-passed');
+
+    // The language menu: the same result in each language.
+    for (const [lang, title, verdict] of [
+      ['de', 'Ergebnis der Validierung', 'Gültig: alle Signaturen sind gültig'],
+      ['fr', 'Résultat de la validation', 'Valide : toutes les signatures sont valides'],
+      ['it', 'Risultato della convalida', 'Valido: tutte le firme sono valide'],
+    ]) {
+      await page.locator(`#language-${lang}`).click();
+      await expectText(page.locator('#page-title'), title, `the result page in ${lang}`);
+      await expectText(page.locator('#verdict'), verdict, `the verdict in ${lang}`);
+      expect(await page.locator('html').getAttribute('lang') === lang, `html lang is not ${lang}`);
+      await screenshot(page, `result-${lang}`);
+    }
+    // Remembered on the next page.
+    await page.locator('#validate-another').click();
+    await expectText(page.locator('#page-title'), 'Convalidare un documento firmato', 'the upload form in Italian');
+    await screenshot(page, 'upload-it');
+    await page.locator('#language-en').click();
+    await expectText(page.locator('#page-title'), 'Validate a signed document', 'the upload form in English again');
   });
   // The same result on a phone.
   await withPage(async (page) => {
@@ -76,6 +97,10 @@ if (phase === 'current') {
     await expectText(page.locator('#trust-banner-text'), 'stale', 'the banner on the result page');
     await expectText(page.locator('#signature-1-as-of'), 'As of ', 'the as-of marker');
     await screenshot(page, 'result-stale');
+    await page.locator('#language-de').click();
+    await expectText(page.locator('#trust-banner-text'), 'veraltet', 'the banner in German');
+    await expectText(page.locator('#signature-1-as-of'), 'Stand ', 'the as-of marker in German');
+    await screenshot(page, 'result-stale-de');
   });
 } else if (phase === 'cross-tenant') {
   await withPage(async (page) => {
