@@ -53,11 +53,24 @@ func TestUISessionSharedByReplicas(t *testing.T) {
 	csrf := csrfOf(t, res.body)
 	is.True(strings.Contains(second.logs.String(), `"msg":"browser UI sessions are kept in Redis, shared by the replicas","redis":"`+r.URL+`"`))
 
+	// The page language chosen on the first is the session's on the
+	// second: a browser that holds nothing but the session cookie (no
+	// language cookie) gets it there.
+	is.Equal(b.get(first.url+"/validate?tenantId="+tenantA+"&lang=de").status, 200)
+	other := second.browser(t)
+	u, err := url.Parse(second.url)
+	is.NoErr(err)
+	other.jar.SetCookies(u, []*http.Cookie{{Name: plainCookieName, Value: sid, Path: "/"}})
+	res = other.get("/validate?tenantId=" + tenantA)
+	is.Equal(res.status, 200)
+	is.True(strings.Contains(res.body, `<html lang="de">`)) // the session's language
+	is.Equal(text(res.body, "account-subject"), "alice")
+
 	form := url.Values{"csrf": {csrf}}
 	res = b.post(second.url+"/validate/logout", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
 	is.Equal(res.status, 200) // signed out on the second
 	// The browser forgot the cookie; one who kept it is signed out too.
-	u, err := url.Parse(first.url)
+	u, err = url.Parse(first.url)
 	is.NoErr(err)
 	b.jar.SetCookies(u, []*http.Cookie{{Name: plainCookieName, Value: sid, Path: "/"}})
 	res = b.get(first.url + "/validate?tenantId=" + tenantA)
