@@ -95,6 +95,8 @@ var blockedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("224.0.0.0/4"),    // multicast
 	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, broadcast
 	netip.MustParsePrefix("::/96"),          // any (::), loopback (::1), IPv4-compatible
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64 (RFC 8215): a translator inside the network
+	netip.MustParsePrefix("2001::/32"),      // Teredo: tunnels to the IPv4 address it carries
 	netip.MustParsePrefix("fc00::/7"),       // unique-local
 	netip.MustParsePrefix("fe80::/10"),      // link-local
 	netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
@@ -110,8 +112,9 @@ var (
 // BlockedAddr reports whether the guard refuses connections to
 // a: loopback, link-local, site-local, unique-local, unspecified, multicast,
 // shared (100.64.0.0/10) and reserved addresses, IPv4-mapped forms of
-// them, and NAT64 or 6to4 addresses embedding them. An invalid address is
-// refused.
+// them, NAT64 (64:ff9b::/96) or 6to4 addresses embedding them, and every
+// local-use NAT64 (64:ff9b:1::/48) and Teredo (2001::/32) address. An
+// invalid address is refused.
 func BlockedAddr(a netip.Addr) bool {
 	if !a.IsValid() {
 		return true

@@ -51,10 +51,18 @@ func TestBlockedAddr(t *testing.T) {
 		{"240.0.0.1", true},
 		{"255.255.255.255", true},
 		// IPv4 embedded in IPv6.
-		{"::127.0.0.1", true},        // IPv4-compatible
-		{"64:ff9b::a00:1", true},     // NAT64 of 10.0.0.1
-		{"64:ff9b::a9fe:a9fe", true}, // NAT64 of 169.254.169.254
-		{"2002:c0a8:101::1", true},   // 6to4 of 192.168.1.1
+		{"::127.0.0.1", true},                          // IPv4-compatible
+		{"64:ff9b::a00:1", true},                       // NAT64 of 10.0.0.1
+		{"64:ff9b::a9fe:a9fe", true},                   // NAT64 of 169.254.169.254
+		{"2002:c0a8:101::1", true},                     // 6to4 of 192.168.1.1
+		{"2002:7f00:1::1", true},                       // 6to4 of 127.0.0.1
+		{"64:ff9b::7f00:1", true},                      // NAT64 of 127.0.0.1
+		{"64:ff9b::c0a8:101", true},                    // NAT64 of 192.168.1.1
+		{"64:ff9b::6440:1", true},                      // NAT64 of 100.64.0.1
+		{"64:ff9b:1::a00:1", true},                     // local-use NAT64 (RFC 8215) of 10.0.0.1
+		{"64:ff9b:1:ffff::1", true},                    // local-use NAT64, any
+		{"2001:0:4136:e378:8000:63bf:80ff:fffe", true}, // Teredo of client 127.0.0.1
+		{"2001::1", true},                              // Teredo, any
 		// Public.
 		{"8.8.8.8", false},
 		{"172.15.255.255", false},
@@ -69,6 +77,9 @@ func TestBlockedAddr(t *testing.T) {
 		{"64:ff9b::808:808", false}, // NAT64 of 8.8.8.8
 		{"::ffff:8.8.8.8", false},
 		{"2002:808:808::1", false},
+		{"64:ff9b:2::a00:1", false}, // outside the local-use /48
+		{"2001:1::1", false},        // next to Teredo's /32
+		{"2001:db9::1", false},
 		{"fbff::1", false},
 	}
 	for _, tt := range tests {
