@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"time"
 )
 
@@ -125,11 +126,15 @@ func (g *guard) dial(d *net.Dialer) func(ctx context.Context, network, addr stri
 			}
 		}
 		if g.deny {
+			p, err := strconv.ParseUint(port, 10, 16)
+			if err != nil {
+				return nil, fmt.Errorf("egress: port %q: %w", port, err)
+			}
 			// One bad address refuses the host: a public name with a
 			// private address among its answers is a probe, not a
 			// CA.
 			for _, a := range addrs {
-				if BlockedAddr(a) {
+				if g.refused(netip.AddrPortFrom(a, uint16(p))) {
 					return nil, &BlockedError{Host: host, Addr: a, Reason: BlockedAddress}
 				}
 			}

@@ -143,10 +143,11 @@ type guard struct {
 	deny     bool
 	allowed  map[string]bool // nil: any host
 	resolver Resolver
+	exempt   netip.AddrPort // Options.exempt
 }
 
 func newGuard(o Options, r Resolver) *guard {
-	g := &guard{deny: !o.AllowPrivateNetworksUnsafe, resolver: r}
+	g := &guard{deny: !o.AllowPrivateNetworksUnsafe, resolver: r, exempt: o.exempt}
 	for _, h := range o.AllowedHosts {
 		if h = normalizeHost(h); h != "" {
 			if g.allowed == nil {
@@ -217,6 +218,15 @@ func onlyOf(s, chars string) bool {
 	return true
 }
 
+// refused reports whether a denying guard refuses to connect to ap: its
+// address is blocked and it is not the exempt test server.
+func (g *guard) refused(ap netip.AddrPort) bool {
+	if g.exempt.IsValid() && ap == g.exempt {
+		return false
+	}
+	return BlockedAddr(ap.Addr())
+}
+
 // control runs on every socket just before connect, with the address
 // actually dialled: the last check, whatever resolved the name.
 func (g *guard) control(network, address string, _ syscall.RawConn) error {
@@ -224,7 +234,7 @@ func (g *guard) control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return &BlockedError{Host: address, Reason: BlockedAddress}
 	}
-	if BlockedAddr(ap.Addr()) {
+	if g.refused(ap) {
 		return &BlockedError{Host: ap.Addr().String(), Addr: ap.Addr(), Reason: BlockedAddress}
 	}
 	return nil
