@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -74,6 +75,17 @@ func (e *BlockedError) Error() string {
 func IsBlocked(err error) bool {
 	_, ok := errors.AsType[*BlockedError](err)
 	return ok
+}
+
+// blockReason is the log attribute "blockReason" of a failed fetch: the
+// reason of the guard's refusal in the stable words of BlockReason.String,
+// or nothing (an empty Attr, which handlers drop) when err is not one.
+func blockReason(err error) slog.Attr {
+	be, ok := errors.AsType[*BlockedError](err)
+	if !ok {
+		return slog.Attr{}
+	}
+	return slog.String("blockReason", be.Reason.String())
 }
 
 // blockedPrefixes are the ranges the guard refuses unless

@@ -2,18 +2,23 @@ package egress_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/egress"
+	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/ports"
 )
 
 // The tests in this file go through the whole guarded path of
@@ -323,6 +328,110 @@ func TestGuardAllowList(t *testing.T) {
 			}
 			wantBlocked(t, err, u, tt.reason, tt.addr)
 			is.Equal(hits.Load()-before, int32(0))
+		})
+	}
+}
+
+// jsonLogs is a JSON slog logger writing to a buffer, read back as one
+// map per record.
+func jsonLogs() (*slog.Logger, func(t *testing.T) []map[string]any) {
+	lb := &logBuffer{}
+	logger := slog.New(slog.NewJSONHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return logger, func(t *testing.T) []map[string]any {
+		t.Helper()
+		var recs []map[string]any
+		for line := range strings.Lines(lb.String()) {
+			var r map[string]any
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		return recs
+	}
+}
+
+// TestGuardInValidation: certificate URLs (OCSP, CRL, CA issuers) that
+// the guard refuses yield no revocation fact and no issuer, no error,
+// and one WARN record each, naming the URL and the reason in stable
+// words.
+func TestGuardInValidation(t *testing.T) {
+	t.Parallel()
+	p, err := pki.New("http://pki.example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		address = "private or special-purpose address"
+		scheme  = "scheme not allowed"
+		host    = "host not on the allow-list"
+	)
+	_, _, port := backend(t)
+	redirect := "http://ca.example.test:" + port + "/redirect?to=" + url.QueryEscape("http://10.0.0.1/")
+	tests := []struct {
+		url     string
+		allowed []string
+		reason  string
+	}{
+		{url: "http://169.254.169.254/latest/meta-data/", reason: address},
+		{url: "http://metadata.example.test/", reason: address},
+		{url: "http://internal.example.test/ca.crl", reason: address},
+		{url: "http://2130706433/", reason: address},
+		{url: "http://0177.0.0.1/", reason: address},
+		{url: "http://[::ffff:127.0.0.1]/", reason: address},
+		{url: "http://[64:ff9b::a00:1]/", reason: address},
+		{url: "http://[2002:a00:1::1]/", reason: address},
+		{url: redirect, reason: address},
+		{url: "ldap://ldap.example.test/cn=CA?certificateRevocationList;binary", reason: scheme},
+		{url: "file:///etc/passwd", reason: scheme},
+		{url: "ftp://ftp.example.test/ca.crl", reason: scheme},
+		{url: "gopher://ca.example.test/_x", reason: scheme},
+		{url: "http://other.example.test/", allowed: []string{"ca.example.test"}, reason: host},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			dns := newDNS(
+				"ca.example.test", "127.0.0.1",
+				"metadata.example.test", "169.254.169.254",
+				"internal.example.test", "10.1.2.3",
+				"other.example.test", "127.0.0.1",
+			)
+			o := egress.Options{Resolver: dns, AllowedHosts: tt.allowed}
+			client := newCertClient(t, egress.Exempt(o, "127.0.0.1:"+port))
+			cert := *p.SignerRSA.Certificate
+			cert.OCSPServer = []string{tt.url}
+			cert.CRLDistributionPoints = []string{tt.url}
+			cert.IssuingCertificateURL = []string{tt.url}
+			logger, records := jsonLogs()
+
+			facts, err := egress.NewRevocationSource(client, nil, logger, false).
+				Revocation(t.Context(), &cert, p.Intermediate.Certificate, ports.EmbeddedRevocation{}, beforeRevocation)
+			is.NoErr(err)
+			is.Equal(len(facts), 0) // unavailable
+			issuers, err := egress.NewIssuerSource(client, logger, false).Issuers(t.Context(), &cert)
+			is.NoErr(err)
+			is.Equal(len(issuers), 0)
+
+			recs := records(t)
+			is.Equal(len(recs), 3) // OCSP, CRL, CA issuers
+			for i, want := range []struct{ msg, source string }{
+				{"revocation fetch failed", "OCSP"},
+				{"revocation fetch failed", "CRL"},
+				{"CA issuers fetch failed", ""},
+			} {
+				r := recs[i]
+				is.Equal(r["level"], "WARN")
+				is.Equal(r["msg"], want.msg)
+				if want.source != "" {
+					is.Equal(r["source"], want.source)
+				}
+				is.Equal(r["url"], tt.url)
+				is.Equal(r["blocked"], true)
+				is.Equal(r["blockReason"], tt.reason)
+				is.True(strings.Contains(r["reason"].(string), ": "+tt.reason)) // the error says it too
+			}
 		})
 	}
 }
