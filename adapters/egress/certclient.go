@@ -36,8 +36,9 @@ const (
 //
 // Before any connection, for the first URL and every redirect, it refuses
 // (with a *BlockedError, which http.Client wraps in a *url.Error) a scheme
-// other than http and https, a host not on o.AllowedHosts when that is not
-// empty, and, unless o.AllowPrivateNetworksUnsafe, an IP literal for which
+// other than http and https, a host that is neither an IP address nor an
+// ASCII host name (Unicode, empty labels), a host not on o.AllowedHosts
+// when that is not empty, and, unless o.AllowPrivateNetworksUnsafe, an IP literal for which
 // BlockedAddr is true, "localhost" and "*.localhost", and numeric host
 // names that inet_aton-style parsers read as addresses.
 //

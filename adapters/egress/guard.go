@@ -28,6 +28,9 @@ const (
 	// BlockedAddress: the host is, names or resolves to an address in a
 	// range BlockedAddr refuses.
 	BlockedAddress
+	// BlockedHostName: the host is neither an IP address nor an ASCII
+	// host name of non-empty labels.
+	BlockedHostName
 )
 
 func (r BlockReason) String() string {
@@ -38,6 +41,8 @@ func (r BlockReason) String() string {
 		return "host not on the allow-list"
 	case BlockedAddress:
 		return "private or special-purpose address"
+	case BlockedHostName:
+		return "malformed host name"
 	}
 	return fmt.Sprintf("BlockReason(%d)", int(r))
 }
@@ -178,8 +183,8 @@ func normalizeHost(h string) string {
 }
 
 // checkURL applies everything that can be decided before a connection:
-// scheme, allow-list, and with deny, IP literals and names that denote
-// local or numeric addresses. Behind a proxy it is all the guard can do.
+// scheme, host spelling, allow-list, and with deny, IP literals and names
+// that denote local or numeric addresses. Behind a proxy it is all the guard can do.
 func (g *guard) checkURL(u *url.URL) error {
 	blocked := func(host string, addr netip.Addr, r BlockReason) error {
 		return &BlockedError{URL: u.Redacted(), Host: host, Addr: addr, Reason: r}
@@ -190,6 +195,9 @@ func (g *guard) checkURL(u *url.URL) error {
 	host := normalizeHost(u.Hostname())
 	if host == "" {
 		return blocked(host, netip.Addr{}, BlockedHost)
+	}
+	if _, err := netip.ParseAddr(host); err != nil && !hostName(u.Hostname()) {
+		return blocked(u.Hostname(), netip.Addr{}, BlockedHostName)
 	}
 	if g.allowed != nil && !g.allowed[host] {
 		return blocked(host, netip.Addr{}, BlockedHost)
@@ -207,6 +215,24 @@ func (g *guard) checkURL(u *url.URL) error {
 		return blocked(host, netip.Addr{}, BlockedAddress)
 	}
 	return nil
+}
+
+// hostName reports whether host, as the URL has it, is spelled as a DNS
+// host name: dot-separated non-empty labels of ASCII letters, digits,
+// hyphens and underscores, and at most one trailing dot. It is judged
+// before normalizeHost, whose lower-casing maps some non-ASCII letters
+// to ASCII (the Kelvin sign to k). URIs in certificates are IA5String (RFC 5280), so an
+// internationalized name arrives in Punycode; anything else is judged
+// differently by the guard, by the transport (which maps Unicode hosts,
+// UTS #46, before it dials: "１２７.０.０.１" is 127.0.0.1 to it), by a
+// proxy and by a resolver, and is refused.
+func hostName(host string) bool {
+	for label := range strings.SplitSeq(strings.TrimSuffix(host, "."), ".") {
+		if label == "" || !onlyOf(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") {
+			return false
+		}
+	}
+	return true
 }
 
 // numericName reports a host name whose last label is all digits or

@@ -134,9 +134,10 @@ func TestGuardRefusesHostForms(t *testing.T) {
 	t.Parallel()
 	client, hits, port := guardedBackend(t, newDNS("ca.example.test", "127.0.0.1"))
 	tests := []struct {
-		name string
-		url  string
-		addr string // the refused address, when the host is a literal
+		name   string
+		url    string
+		reason egress.BlockReason // 0: BlockedAddress
+		addr   string             // the refused address, when the host is a literal
 	}{
 		{name: "decimal", url: "http://2130706433:" + port + "/ok"},
 		{name: "octal", url: "http://0177.0.0.1:" + port + "/ok"},
@@ -153,12 +154,28 @@ func TestGuardRefusesHostForms(t *testing.T) {
 		{name: "IPv6 long form", url: "http://[0:0:0:0:0:0:0:1]:" + port + "/ok", addr: "::1"},
 		{name: "zoned link-local", url: "http://[fe80::1%25lo]:" + port + "/ok", addr: "fe80::1%lo"},
 		{name: "localhost", url: "http://LOCALHOST:" + port + "/ok"},
+		// Not names: refused whatever they would map to.
+		{name: "full-width digits", url: "http://１２７.０.０.１:" + port + "/ok", reason: egress.BlockedHostName},
+		{name: "full-width localhost", url: "http://ｌｏｃａｌｈｏｓｔ:" + port + "/ok", reason: egress.BlockedHostName},
+		{name: "full-width name", url: "http://ｃａ.example.test:" + port + "/ok", reason: egress.BlockedHostName},
+		{name: "Kelvin sign", url: "http://\u212Aa.example.test:" + port + "/ok", reason: egress.BlockedHostName}, // lower-cases to "ka"
+		{name: "two trailing dots", url: "http://127.0.0.1..:" + port + "/ok", reason: egress.BlockedHostName},
+		{name: "empty label", url: "http://ca..example.test:" + port + "/ok", reason: egress.BlockedHostName},
+		{name: "leading dot", url: "http://.ca.example.test:" + port + "/ok", reason: egress.BlockedHostName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := get(t, client, tt.url)
-			wantBlocked(t, err, tt.url, egress.BlockedAddress, tt.addr)
+			reason := tt.reason
+			if reason == 0 {
+				reason = egress.BlockedAddress
+			}
+			u, perr := url.Parse(tt.url)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			wantBlocked(t, err, u.Redacted(), reason, tt.addr) // Unicode escaped
 		})
 	}
 	t.Cleanup(func() {
