@@ -44,7 +44,8 @@ func (d *fakeDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
-// backend serves /ok, and /redirect?to=URL, counting requests.
+// backend serves /ok, /redirect?to=URL[&code=30x] and /loop, counting
+// requests.
 func backend(t *testing.T) (*httptest.Server, *atomic.Int32, string) {
 	t.Helper()
 	var hits atomic.Int32
@@ -54,7 +55,11 @@ func backend(t *testing.T) (*httptest.Server, *atomic.Int32, string) {
 		case "/ok":
 			io.WriteString(w, "ok")
 		case "/redirect":
-			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+			code, err := strconv.Atoi(r.URL.Query().Get("code"))
+			if err != nil {
+				code = http.StatusFound
+			}
+			http.Redirect(w, r, r.URL.Query().Get("to"), code)
 		case "/loop":
 			http.Redirect(w, r, "/loop", http.StatusFound)
 		default:

@@ -254,6 +254,31 @@ func TestGuardRefusesRedirects(t *testing.T) {
 			wantBlocked(t, err, want, tt.reason, tt.addr)
 		})
 	}
+	for _, code := range []int{301, 302, 303, 307, 308} {
+		t.Run(fmt.Sprintf("status %d, POST", code), func(t *testing.T) {
+			is := is.New(t)
+			before := hits.Load()
+			to := "http://169.254.169.254/latest/meta-data/"
+			u := fmt.Sprintf("%s/redirect?code=%d&to=%s", start, code, url.QueryEscape(to))
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, u, strings.NewReader("request"))
+			is.NoErr(err)
+			res, err := client.Do(req)
+			if err == nil {
+				res.Body.Close()
+			}
+			is.Equal(hits.Load()-before, int32(1))
+			wantBlocked(t, err, to, egress.BlockedAddress, "169.254.169.254")
+		})
+	}
+	t.Run("on the second hop", func(t *testing.T) {
+		is := is.New(t)
+		before := hits.Load()
+		to := "http://10.0.0.1/"
+		hop := start + "/redirect?to=" + url.QueryEscape(to)
+		_, err := get(t, client, start+"/redirect?to="+url.QueryEscape(hop))
+		is.Equal(hits.Load()-before, int32(2))
+		wantBlocked(t, err, to, egress.BlockedAddress, "10.0.0.1")
+	})
 	t.Run("followed to the same server", func(t *testing.T) {
 		is := is.New(t)
 		before := hits.Load()
