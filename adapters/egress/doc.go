@@ -62,7 +62,8 @@
 //     link-local 169.254/16 with 169.254.169.254 and fe80::/10, private
 //     10/8, 172.16/12 and 192.168/16, shared 100.64/10, unique-local
 //     fc00::/7, site-local fec0::/10, multicast, reserved 240/4,
-//     IPv4-mapped and IPv4-compatible forms of these, NAT64
+//     benchmarking 198.18/15, documentation, protocol assignments
+//     192.0.0/24 and discard 100::/64, IPv4-mapped and IPv4-compatible forms of these, NAT64
 //     64:ff9b::/96 and 6to4 2002::/16 carrying one of these, all of
 //     local-use NAT64 64:ff9b:1::/48 and Teredo 2001::/32); "localhost"
 //     and "*.localhost" are refused; and so is a name whose last label

@@ -97,27 +97,37 @@ func blockReason(err error) slog.Attr {
 // AllowPrivateNetworksUnsafe. The spec
 // names loopback, link-local (the cloud metadata address 169.254.169.254
 // included), site-local, IPv6 unique-local, any and multicast; the
-// shared address space and the reserved range are added because they are
+// shared address space, the reserved range and the other special-purpose
+// ranges of RFC 6890 that hold no public host (benchmarking,
+// documentation, protocol assignments, discard) are added because they are
 // not reachable public hosts either (some clouds put metadata services in
-// 100.64.0.0/10), and the deprecated IPv6 site-local and IPv4-compatible
-// ranges because operating systems still route some of them locally.
+// 100.64.0.0/10, some networks use 198.18.0.0/15 inside), and the
+// deprecated IPv6 site-local and IPv4-compatible ranges because operating
+// systems still route some of them locally.
 var blockedPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),      // "this network", 0.0.0.0 = any
-	netip.MustParsePrefix("10.0.0.0/8"),     // site-local (RFC 1918)
-	netip.MustParsePrefix("100.64.0.0/10"),  // shared address space (RFC 6598)
-	netip.MustParsePrefix("127.0.0.0/8"),    // loopback
-	netip.MustParsePrefix("169.254.0.0/16"), // link-local, cloud metadata
-	netip.MustParsePrefix("172.16.0.0/12"),  // site-local (RFC 1918)
-	netip.MustParsePrefix("192.168.0.0/16"), // site-local (RFC 1918)
-	netip.MustParsePrefix("224.0.0.0/4"),    // multicast
-	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, broadcast
-	netip.MustParsePrefix("::/96"),          // any (::), loopback (::1), IPv4-compatible
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64 (RFC 8215): a translator inside the network
-	netip.MustParsePrefix("2001::/32"),      // Teredo: tunnels to the IPv4 address it carries
-	netip.MustParsePrefix("fc00::/7"),       // unique-local
-	netip.MustParsePrefix("fe80::/10"),      // link-local
-	netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
-	netip.MustParsePrefix("ff00::/8"),       // multicast
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network", 0.0.0.0 = any
+	netip.MustParsePrefix("10.0.0.0/8"),      // site-local (RFC 1918)
+	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space (RFC 6598)
+	netip.MustParsePrefix("127.0.0.0/8"),     // loopback
+	netip.MustParsePrefix("169.254.0.0/16"),  // link-local, cloud metadata
+	netip.MustParsePrefix("172.16.0.0/12"),   // site-local (RFC 1918)
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments (NAT64 discovery, DS-Lite)
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation (TEST-NET-1)
+	netip.MustParsePrefix("192.168.0.0/16"),  // site-local (RFC 1918)
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking, used inside networks
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation (TEST-NET-2)
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation (TEST-NET-3)
+	netip.MustParsePrefix("224.0.0.0/4"),     // multicast
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, broadcast
+	netip.MustParsePrefix("::/96"),           // any (::), loopback (::1), IPv4-compatible
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64 (RFC 8215): a translator inside the network
+	netip.MustParsePrefix("100::/64"),        // discard-only
+	netip.MustParsePrefix("2001::/32"),       // Teredo: tunnels to the IPv4 address it carries
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("fc00::/7"),        // unique-local
+	netip.MustParsePrefix("fe80::/10"),       // link-local
+	netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
+	netip.MustParsePrefix("ff00::/8"),        // multicast
 }
 
 // Prefixes that embed an IPv4 address, which is then judged instead.
@@ -128,7 +138,8 @@ var (
 
 // BlockedAddr reports whether the guard refuses connections to
 // a: loopback, link-local, site-local, unique-local, unspecified, multicast,
-// shared (100.64.0.0/10) and reserved addresses, IPv4-mapped forms of
+// shared (100.64.0.0/10), reserved, benchmarking, documentation and other
+// special-purpose addresses that hold no public host, IPv4-mapped forms of
 // them, NAT64 (64:ff9b::/96) or 6to4 addresses embedding them, and every
 // local-use NAT64 (64:ff9b:1::/48) and Teredo (2001::/32) address. An
 // invalid address is refused.

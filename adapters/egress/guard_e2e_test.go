@@ -84,6 +84,9 @@ var refusedAddrs = []struct{ class, addr string }{
 	{"6to4", "2002:a00:1::1"},    // 10.0.0.1
 	{"6to4", "2002:c0a8:101::1"}, // 192.168.1.1
 	{"Teredo", "2001:0:4136:e378:8000:63bf:80ff:fffe"},
+	{"benchmarking", "198.18.0.1"},
+	{"documentation", "192.0.2.1"},
+	{"documentation", "2001:db8::1"},
 }
 
 // TestGuardRefusesEveryClass: each refused address, as a URL's IP

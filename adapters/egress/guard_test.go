@@ -50,6 +50,16 @@ func TestBlockedAddr(t *testing.T) {
 		{"100.100.100.200", true},
 		{"240.0.0.1", true},
 		{"255.255.255.255", true},
+		// Other special-purpose ranges (RFC 6890) that hold no public host.
+		{"192.0.0.1", true},      // IETF protocol assignments
+		{"192.0.0.170", true},    // NAT64 discovery
+		{"192.0.2.1", true},      // TEST-NET-1
+		{"198.18.0.1", true},     // benchmarking
+		{"198.19.255.254", true}, // benchmarking
+		{"198.51.100.1", true},   // TEST-NET-2
+		{"203.0.113.1", true},    // TEST-NET-3
+		{"100::1", true},         // discard-only
+		{"2001:db8::1", true},    // documentation
 		// IPv4 embedded in IPv6.
 		{"::127.0.0.1", true},                          // IPv4-compatible
 		{"64:ff9b::a00:1", true},                       // NAT64 of 10.0.0.1
@@ -71,6 +81,13 @@ func TestBlockedAddr(t *testing.T) {
 		{"100.128.0.1", false},
 		{"169.253.255.255", false},
 		{"192.169.0.1", false},
+		{"192.0.1.1", false},
+		{"192.0.3.1", false},
+		{"198.17.255.255", false},
+		{"198.20.0.1", false},
+		{"198.51.101.1", false},
+		{"203.0.112.1", false},
+		{"100:0:0:1::1", false},
 		{"223.255.255.255", false},
 		{"2001:4860:4860::8888", false},
 		{"2a00:1450:4001::1", false},
