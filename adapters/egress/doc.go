@@ -18,10 +18,10 @@
 //
 //   - [NewClient], [ListSource]: trusted-list downloads.
 //   - [NewCertClient]: the client for URLs taken from certificates. Before
-//     any connection it refuses schemes other than http and https, hosts
-//     off the allow-list, and, unless AllowPrivateNetworksUnsafe, IP literals in
-//     blocked ranges ([BlockedAddr]), "localhost" names and numeric host
-//     names. Connecting directly it resolves the name itself, vets every
+//     any connection it refuses schemes other than http and https,
+//     malformed (non-ASCII) host names, hosts off the allow-list, and,
+//     unless AllowPrivateNetworksUnsafe, IP literals in blocked ranges
+//     ([BlockedAddr]), "localhost" names and numeric host names. Connecting directly it resolves the name itself, vets every
 //     address and dials the vetted address, so a DNS answer that changes
 //     between check and use (rebinding) gains nothing; the socket's
 //     address is checked once more just before connect. Redirects are
