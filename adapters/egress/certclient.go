@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"time"
 )
 
@@ -35,8 +36,9 @@ const (
 //
 // Before any connection, for the first URL and every redirect, it refuses
 // (with a *BlockedError, which http.Client wraps in a *url.Error) a scheme
-// other than http and https, a host not on o.AllowedHosts when that is not
-// empty, and, unless o.AllowPrivateNetworksUnsafe, an IP literal for which
+// other than http and https, a host that is neither an IP address nor an
+// ASCII host name (Unicode, empty labels), a host not on o.AllowedHosts
+// when that is not empty, and, unless o.AllowPrivateNetworksUnsafe, an IP literal for which
 // BlockedAddr is true, "localhost" and "*.localhost", and numeric host
 // names that inet_aton-style parsers read as addresses.
 //
@@ -125,11 +127,15 @@ func (g *guard) dial(d *net.Dialer) func(ctx context.Context, network, addr stri
 			}
 		}
 		if g.deny {
+			p, err := strconv.ParseUint(port, 10, 16)
+			if err != nil {
+				return nil, fmt.Errorf("egress: port %q: %w", port, err)
+			}
 			// One bad address refuses the host: a public name with a
 			// private address among its answers is a probe, not a
 			// CA.
 			for _, a := range addrs {
-				if BlockedAddr(a) {
+				if g.refused(netip.AddrPortFrom(a, uint16(p))) {
 					return nil, &BlockedError{Host: host, Addr: a, Reason: BlockedAddress}
 				}
 			}

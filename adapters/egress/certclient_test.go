@@ -44,7 +44,8 @@ func (d *fakeDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
-// backend serves /ok, and /redirect?to=URL, counting requests.
+// backend serves /ok, /redirect?to=URL[&code=30x] and /loop, counting
+// requests.
 func backend(t *testing.T) (*httptest.Server, *atomic.Int32, string) {
 	t.Helper()
 	var hits atomic.Int32
@@ -54,7 +55,11 @@ func backend(t *testing.T) (*httptest.Server, *atomic.Int32, string) {
 		case "/ok":
 			io.WriteString(w, "ok")
 		case "/redirect":
-			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+			code, err := strconv.Atoi(r.URL.Query().Get("code"))
+			if err != nil {
+				code = http.StatusFound
+			}
+			http.Redirect(w, r, r.URL.Query().Get("to"), code)
 		case "/loop":
 			http.Redirect(w, r, "/loop", http.StatusFound)
 		default:
@@ -349,6 +354,12 @@ func TestProxy(t *testing.T) {
 		{name: "a private literal is refused", url: "http://10.0.0.1/ok", reason: egress.BlockedAddress},
 		{name: "the metadata address is refused", url: "http://169.254.169.254/latest/meta-data/", reason: egress.BlockedAddress},
 		{name: "localhost is refused", url: "http://localhost/ok", reason: egress.BlockedAddress},
+		// The transport maps Unicode hosts (UTS #46) before it dials but
+		// sends the proxy their Punycode: the guard must not judge a
+		// third spelling.
+		{name: "a full-width address is refused", url: "http://１２７.０.０.１/ok", reason: egress.BlockedHostName},
+		{name: "a full-width localhost is refused", url: "http://ｌｏｃａｌｈｏｓｔ/ok", reason: egress.BlockedHostName},
+		{name: "empty labels are refused", url: "http://127.0.0.1../ok", reason: egress.BlockedHostName},
 		{name: "a redirect to a private literal is refused",
 			url:    "http://ca.example.test/redirect?to=" + url.QueryEscape("http://169.254.169.254/latest/meta-data/"),
 			reason: egress.BlockedAddress, asked: []string{"ca.example.test"}},
@@ -387,4 +398,6 @@ func TestBlockedErrorText(t *testing.T) {
 	is.Equal(e.Error(), "egress: blocked http://rebind.example.com/: private or special-purpose address (rebind.example.com resolves to 10.0.0.1)")
 	e = &egress.BlockedError{URL: "http://x.test/", Host: "x.test", Reason: egress.BlockedHost}
 	is.Equal(e.Error(), "egress: blocked http://x.test/: host not on the allow-list (x.test)")
+	e = &egress.BlockedError{URL: "http://x..test/", Host: "x..test", Reason: egress.BlockedHostName}
+	is.Equal(e.Error(), "egress: blocked http://x..test/: malformed host name (x..test)")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"time"
@@ -36,6 +37,14 @@ type Options struct {
 	// Resolver resolves host names for direct connections; nil means
 	// net.DefaultResolver. Tests use it to simulate DNS answers.
 	Resolver Resolver
+
+	// exempt is the one address and port a denying guard lets a resolved
+	// name connect to: a loopback test server, so that tests can go
+	// through the whole guarded path (resolve, vet, dial, redirect) with
+	// the guard on. Only the package's tests set it (export_test.go);
+	// every caller outside the package has the zero value, which exempts
+	// nothing.
+	exempt netip.AddrPort
 }
 
 // DefaultTimeout bounds one outbound exchange. Trusted lists are a few

@@ -50,11 +50,29 @@ func TestBlockedAddr(t *testing.T) {
 		{"100.100.100.200", true},
 		{"240.0.0.1", true},
 		{"255.255.255.255", true},
+		// Other special-purpose ranges (RFC 6890) that hold no public host.
+		{"192.0.0.1", true},      // IETF protocol assignments
+		{"192.0.0.170", true},    // NAT64 discovery
+		{"192.0.2.1", true},      // TEST-NET-1
+		{"198.18.0.1", true},     // benchmarking
+		{"198.19.255.254", true}, // benchmarking
+		{"198.51.100.1", true},   // TEST-NET-2
+		{"203.0.113.1", true},    // TEST-NET-3
+		{"100::1", true},         // discard-only
+		{"2001:db8::1", true},    // documentation
 		// IPv4 embedded in IPv6.
-		{"::127.0.0.1", true},        // IPv4-compatible
-		{"64:ff9b::a00:1", true},     // NAT64 of 10.0.0.1
-		{"64:ff9b::a9fe:a9fe", true}, // NAT64 of 169.254.169.254
-		{"2002:c0a8:101::1", true},   // 6to4 of 192.168.1.1
+		{"::127.0.0.1", true},                          // IPv4-compatible
+		{"64:ff9b::a00:1", true},                       // NAT64 of 10.0.0.1
+		{"64:ff9b::a9fe:a9fe", true},                   // NAT64 of 169.254.169.254
+		{"2002:c0a8:101::1", true},                     // 6to4 of 192.168.1.1
+		{"2002:7f00:1::1", true},                       // 6to4 of 127.0.0.1
+		{"64:ff9b::7f00:1", true},                      // NAT64 of 127.0.0.1
+		{"64:ff9b::c0a8:101", true},                    // NAT64 of 192.168.1.1
+		{"64:ff9b::6440:1", true},                      // NAT64 of 100.64.0.1
+		{"64:ff9b:1::a00:1", true},                     // local-use NAT64 (RFC 8215) of 10.0.0.1
+		{"64:ff9b:1:ffff::1", true},                    // local-use NAT64, any
+		{"2001:0:4136:e378:8000:63bf:80ff:fffe", true}, // Teredo of client 127.0.0.1
+		{"2001::1", true},                              // Teredo, any
 		// Public.
 		{"8.8.8.8", false},
 		{"172.15.255.255", false},
@@ -63,12 +81,22 @@ func TestBlockedAddr(t *testing.T) {
 		{"100.128.0.1", false},
 		{"169.253.255.255", false},
 		{"192.169.0.1", false},
+		{"192.0.1.1", false},
+		{"192.0.3.1", false},
+		{"198.17.255.255", false},
+		{"198.20.0.1", false},
+		{"198.51.101.1", false},
+		{"203.0.112.1", false},
+		{"100:0:0:1::1", false},
 		{"223.255.255.255", false},
 		{"2001:4860:4860::8888", false},
 		{"2a00:1450:4001::1", false},
 		{"64:ff9b::808:808", false}, // NAT64 of 8.8.8.8
 		{"::ffff:8.8.8.8", false},
 		{"2002:808:808::1", false},
+		{"64:ff9b:2::a00:1", false}, // outside the local-use /48
+		{"2001:1::1", false},        // next to Teredo's /32
+		{"2001:db9::1", false},
 		{"fbff::1", false},
 	}
 	for _, tt := range tests {

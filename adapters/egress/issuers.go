@@ -76,6 +76,7 @@ func (s *IssuerSource) Issuers(ctx context.Context, cert *x509.Certificate) ([]*
 				slog.String("url", redact(u)),
 				slog.String("reason", err.Error()),
 				slog.Bool("blocked", IsBlocked(err)),
+				blockReason(err),
 				slog.String("subject", cert.Subject.String()))
 			continue
 		}

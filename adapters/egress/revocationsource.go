@@ -462,6 +462,7 @@ func (s *RevocationSource) logFetch(ctx context.Context, source, rawURL string, 
 		slog.String("url", redact(rawURL)),
 		slog.String("reason", err.Error()),
 		slog.Bool("blocked", IsBlocked(err)),
+		blockReason(err),
 		slog.String("serial", cert.SerialNumber.Text(16)),
 		slog.String("subject", cert.Subject.String()))
 }

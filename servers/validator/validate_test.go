@@ -186,7 +186,7 @@ func TestBlockedRevocationFetchIsAnOutcome(t *testing.T) {
 	is := is.New(t)
 	is.True(strings.Contains(logs, `"msg":"revocation fetch failed"`))
 	is.True(strings.Contains(logs, `"blocked":true`))
-	is.True(strings.Contains(logs, "private or special-purpose address"))
+	is.True(strings.Contains(logs, `"blockReason":"private or special-purpose address"`))
 }
 
 // §3 "Degraded behaviour" 3: with no trusted list loaded, a signature
