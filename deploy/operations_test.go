@@ -21,9 +21,7 @@ var operationsDoc = filepath.Join("..", "docs", "operations.md")
 // pendingKeys are settings docs/operations.md describes from the issue and
 // its decisions before the code has them, each marked there as not yet in
 // the code. Remove a key here when its setting joins app/config.
-var pendingKeys = []string{
-	"svc.dss.redis.url", // issue 24, the Redis adapters
-}
+var pendingKeys = []string{}
 
 // registeredMetrics returns the names of the svc_dss_ metric families of
 // both programs, with whether each is a histogram: every observer of

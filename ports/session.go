@@ -72,7 +72,9 @@ type SessionStore interface {
 	Get(ctx context.Context, id string) (Session, error)
 	// Update applies fn to the session with the given ID and stores the
 	// result, atomically with respect to other calls for the same
-	// session, and returns it. fn must not change the ID. If fn fails,
+	// session, and returns it. fn must not change the ID, and must do
+	// nothing but change the session: a store shared by several
+	// processes may call it again after another update came first. If fn fails,
 	// nothing is stored and its error is returned. An unknown or expired
 	// session is an error wrapping ErrNoSession, and fn is not called.
 	Update(ctx context.Context, id string, fn func(*Session) error) (Session, error)

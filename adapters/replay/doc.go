@@ -1,17 +1,21 @@
-// Package replay is an in-memory [ports.ReplayStore]: it remembers
+// Package replay holds the [ports.ReplayStore]s: they remember
 // single-use identifiers, such as the jti of the signing proxy's JWT
-// (signing.md A.6 item 4), until they expire.
+// (signing.md A.6 item 4), until they expire. [Store] keeps them in
+// memory; [Redis] in a Redis shared by several replicas.
 //
-// # One process only
+// # One process or several
 //
 // A Store lives in one process. A cluster of signing-server replicas
 // behind a load balancer needs a store shared by all of them: an
 // in-process cache "does not coordinate across multiple API instances",
 // so a token refused as replayed by one replica is accepted by the next.
-// Use a shared store there, for example a PostgreSQL table with a unique
-// key on the id (INSERT … ON CONFLICT DO NOTHING, and a periodic DELETE of
-// expired rows) or Redis (SET id 1 NX PX <ms until expiry>). This package
-// is right for a single instance, for development and for tests.
+// [Redis] is that store: one SET id 1 NX PX <ms until expiry> per use,
+// atomic on the server, so that of two replicas racing for one id
+// exactly one wins (docs/decisions/0040). A Store is right for a single
+// instance, for development and for tests.
+//
+// Whichever store, an error is never a grant: a caller that cannot
+// record an id refuses what it guards (the signing server answers 502).
 //
 // # Bounded
 //

@@ -1,6 +1,7 @@
-// Package session is an in-memory [ports.SessionStore]: the browser
-// sessions of the validator's UI, bounded in number and forgotten when
-// they expire.
+// Package session holds the [ports.SessionStore]s of the validator's
+// browser UI: [Store] keeps the sessions in memory, bounded in number;
+// [Redis] keeps them in a Redis shared by several replicas. Both forget a
+// session when it expires.
 //
 // # Expiry
 //
@@ -23,9 +24,11 @@
 // session holds its last document's two reports, so those, not the
 // session itself, dominate the memory.
 //
-// # One process only
+// # One process or several
 //
 // A Store lives in one process: replicas behind a load balancer need
-// sticky sessions or a shared store (a PostgreSQL table or Redis keyed by
-// the session ID, with the expiry as TTL) implementing the same port.
+// sticky sessions or [Redis], where a browser signed in on one replica is
+// signed in on all (docs/decisions/0040). In Redis each session keeps its
+// last validation's reports beside it, under a bound of their own
+// ([DefaultMaxReportBytes]).
 package session

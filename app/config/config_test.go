@@ -3,6 +3,7 @@ package config_test
 import (
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ func TestValidatorDefaults(t *testing.T) {
 		BaseURL:         "http://localhost:8090",
 		TLCacheDir:      "./target/tl-cache",
 		RefreshCron:     "0 0 3 * * *",
+		RefreshJitter:   10 * time.Minute,
 		PermitAll:       false,
 		MaxRequestBytes: 41943040,
 		Multipart:       config.Multipart{MaxFileSize: 20 << 20, MaxRequestSize: 40 << 20},
@@ -49,6 +51,7 @@ func TestValidatorDefaults(t *testing.T) {
 		Egress:        config.Egress{DenyPrivateNetworks: true},
 		ControlDB:     config.ControlDB{Schema: "public", MaximumPoolSize: 4},
 		Session:       config.Session{IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 8 * time.Hour, MaxSessions: 2000},
+		Redis:         config.Redis{KeyPrefix: "svc-dss:"},
 		UploadTimeout: 5 * time.Minute,
 		DevPKIAddress: "127.0.0.1:8098",
 	}
@@ -64,6 +67,7 @@ func TestSignerDefaults(t *testing.T) {
 		MaxRequestBytes: 16777216,
 		SigningTimeout:  30 * time.Second,
 		ControlDB:       config.ControlDB{MaximumPoolSize: 4},
+		Redis:           config.Redis{KeyPrefix: "svc-dss:"},
 	})
 }
 
@@ -82,6 +86,7 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_VALIDATOR_BASE_URL", "https://validate.example.ch/", func(c config.Validator) any { return c.BaseURL }, "https://validate.example.ch"},
 		{"SVC_DSS_TL_CACHE", "/var/cache/tl", func(c config.Validator) any { return c.TLCacheDir }, "/var/cache/tl"},
 		{"SVC_DSS_VALIDATOR_REFRESH_CRON", "0 30 2 * * MON-FRI", func(c config.Validator) any { return c.RefreshCron }, "0 30 2 * * MON-FRI"},
+		{"SVC_DSS_VALIDATOR_REFRESH_JITTER", "PT0S", func(c config.Validator) any { return c.RefreshJitter }, time.Duration(0)},
 		{"SVC_DSS_VALIDATOR_PERMIT_ALL", "true", func(c config.Validator) any { return c.PermitAll }, true},
 		{"SVC_DSS_VALIDATOR_METRICS_TOKEN", "0123456789abcdef0123456789abcdef", func(c config.Validator) any { return c.Metrics.Token }, "0123456789abcdef0123456789abcdef"},
 		{"SVC_DSS_VALIDATOR_MAXREQUESTBYTES", "1048576", func(c config.Validator) any { return c.MaxRequestBytes }, int64(1 << 20)},
@@ -113,6 +118,7 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT", "PT15M", func(c config.Validator) any { return c.Session.IdleTimeout }, 15 * time.Minute},
 		{"SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT12H", func(c config.Validator) any { return c.Session.AbsoluteTimeout }, 12 * time.Hour},
 		{"SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "500", func(c config.Validator) any { return c.Session.MaxSessions }, 500},
+		{"SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY", "0123456789abcdef0123456789abcdef", func(c config.Validator) any { return c.Session.LoginKey }, "0123456789abcdef0123456789abcdef"},
 		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE", "file:///etc/svc/seal.p12", func(c config.Validator) any { return c.ReportSeal.PKCS12File }, config.Location{Raw: "file:///etc/svc/seal.p12", Path: "/etc/svc/seal.p12"}},
 		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD", "seal-pw", func(c config.Validator) any { return c.ReportSeal.PKCS12Password }, "seal-pw"},
 		{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE", "/usr/lib/softhsm/libsofthsm2.so", func(c config.Validator) any { return c.ReportSeal.PKCS11Module }, "/usr/lib/softhsm/libsofthsm2.so"},
@@ -126,6 +132,10 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"SVC_DSS_CONTROL_DB_PASSWORD", "pw", func(c config.Validator) any { return c.ControlDB.Password }, "pw"},
 		{"SVC_DSS_CONTROL_DB_SCHEMA", "control", func(c config.Validator) any { return c.ControlDB.Schema }, "control"},
 		{"SVC_DSS_CONTROL_DB_POOL", "9", func(c config.Validator) any { return c.ControlDB.MaximumPoolSize }, 9},
+		{"SVC_DSS_REDIS_URL", "rediss://:pw@redis.internal:6380/2", func(c config.Validator) any { return c.Redis.URL }, "rediss://:pw@redis.internal:6380/2"},
+		{"SVC_DSS_REDIS_PASSWORD", "s3cret", func(c config.Validator) any { return c.Redis.Password }, "s3cret"},
+		{"SVC_DSS_REDIS_CA_FILE", "/etc/svc/redis-ca.pem", func(c config.Validator) any { return c.Redis.CAFile }, config.Location{Raw: "/etc/svc/redis-ca.pem", Path: "/etc/svc/redis-ca.pem"}},
+		{"SVC_DSS_REDIS_KEY_PREFIX", "staging:", func(c config.Validator) any { return c.Redis.KeyPrefix }, "staging:"},
 	}
 	// A proxy host needs a port and vice versa is harmless; give every run
 	// the companions its override needs to pass Validate. A PKCS#11 seal
@@ -142,6 +152,7 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_KEY_LABEL": pkcs11Seal,
 		"SVC_DSS_VALIDATOR_REPORT_SEAL_CERTIFICATE":      pkcs11Seal,
 	}
+	maps.Copy(companions, redisCompanions)
 	checkCoverage(t, config.ValidatorKeys(), tests)
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
@@ -172,17 +183,29 @@ func TestSignerEnvOverrides(t *testing.T) {
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWKSETURI", "https://idp.example/jwks", func(c config.Signer) any { return c.JWT.JWKSetURI }, "https://idp.example/jwks"},
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLICKEYLOCATION", "classpath:keys/proxy.pem", func(c config.Signer) any { return c.JWT.PublicKeyLocation.Path }, "keys/proxy.pem"},
 		{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUERURI", "https://idp.example", func(c config.Signer) any { return c.JWT.IssuerURI }, "https://idp.example"},
+		{"SVC_DSS_REDIS_URL", "rediss://:pw@redis.internal:6380/2", func(c config.Signer) any { return c.Redis.URL }, "rediss://:pw@redis.internal:6380/2"},
+		{"SVC_DSS_REDIS_PASSWORD", "s3cret", func(c config.Signer) any { return c.Redis.Password }, "s3cret"},
+		{"SVC_DSS_REDIS_CA_FILE", "/etc/svc/redis-ca.pem", func(c config.Signer) any { return c.Redis.CAFile }, config.Location{Raw: "/etc/svc/redis-ca.pem", Path: "/etc/svc/redis-ca.pem"}},
+		{"SVC_DSS_REDIS_KEY_PREFIX", "staging:", func(c config.Signer) any { return c.Redis.KeyPrefix }, "staging:"},
 	}
 	checkCoverage(t, config.SignerKeys(), tests)
 	for _, tt := range tests {
 		t.Run(tt.env, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
-			c, err := config.LoadSigner(nil, []string{tt.env + "=" + tt.value}, io.Discard)
+			env := append([]string{tt.env + "=" + tt.value}, redisCompanions[tt.env]...)
+			c, err := config.LoadSigner(nil, env, io.Discard)
 			is.NoErr(err)
 			is.Equal(tt.got(c), tt.want)
 		})
 	}
+}
+
+// redisCompanions are the settings a Redis override needs to pass
+// Validate: a password needs a URL, a CA file a rediss:// one.
+var redisCompanions = map[string][]string{
+	"SVC_DSS_REDIS_PASSWORD": {"SVC_DSS_REDIS_URL=redis://redis.internal"},
+	"SVC_DSS_REDIS_CA_FILE":  {"SVC_DSS_REDIS_URL=rediss://redis.internal"},
 }
 
 // checkCoverage fails when a key has no override test, so that a key added
@@ -280,6 +303,10 @@ func TestInvalidConfiguration(t *testing.T) {
 			`config: server.port (env SVC_DSS_VALIDATOR_PORT) = "http": not a TCP port (0 to 65535)`},
 		{"five-field cron", nil, []string{"SVC_DSS_VALIDATOR_REFRESH_CRON=0 3 * * *"},
 			`config: svc.dss.validator.refresh-cron (env SVC_DSS_VALIDATOR_REFRESH_CRON) = "0 3 * * *": a cron expression needs six fields (second minute hour day-of-month month day-of-week), got 5`},
+		{"jitter of a day", nil, []string{"SVC_DSS_VALIDATOR_REFRESH_JITTER=P1D"},
+			`config: svc.dss.validator.refresh-jitter (env SVC_DSS_VALIDATOR_REFRESH_JITTER) = "P1D": must be shorter than a day (P1D): the lists are refreshed daily`},
+		{"jitter not ISO-8601", nil, []string{"SVC_DSS_VALIDATOR_REFRESH_JITTER=10m"},
+			`config: svc.dss.validator.refresh-jitter (env SVC_DSS_VALIDATOR_REFRESH_JITTER) = "10m": invalid ISO-8601 duration "10m": must start with P (e.g. P7D, PT30S)`},
 		{"bad cron field", nil, []string{"SVC_DSS_VALIDATOR_REFRESH_CRON=0 0 25 * * *"},
 			`config: svc.dss.validator.refresh-cron (env SVC_DSS_VALIDATOR_REFRESH_CRON) = "0 0 25 * * *": invalid cron expression: end of range (25) above maximum (23): 25`},
 		{"unknown keystore type", nil, []string{"SVC_DSS_VALIDATOR_OJ_KEYSTORE_TYPE=JKS"},
@@ -306,12 +333,28 @@ func TestInvalidConfiguration(t *testing.T) {
 			`config: svc.dss.validator.trust.fail-after (env SVC_DSS_VALIDATOR_TRUST_FAIL_AFTER) = "P7D": must be longer than svc.dss.validator.trust.warn-after (P30D)`},
 		{"zero idle timeout", nil, []string{"SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT=PT0S"},
 			`config: svc.dss.validator.session.idle-timeout (env SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT) = "PT0S": must be longer than zero`},
+		{"login key too short, not shown", nil, []string{"SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY=short-secret"},
+			`config: svc.dss.validator.session.login-key (env SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY) = "******": shorter than 32 characters, it can be guessed: use a random one (openssl rand -hex 32)`},
+		{"login key with a space, not shown", nil, []string{"SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY=0123456789abcdef 0123456789abcdef"},
+			`config: svc.dss.validator.session.login-key (env SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY) = "******": holds a character other than visible ASCII: use a random one (openssl rand -hex 32)`},
 		{"session limit zero", nil, []string{"SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS=0"},
 			`config: svc.dss.validator.session.max-sessions (env SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS) = "0": not a whole number of at least 1`},
 		{"absolute timeout shorter than idle", nil, []string{"SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT=PT2H", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT=PT1H"},
 			`config: svc.dss.validator.session.absolute-timeout (env SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT) = "PT1H": must be at least svc.dss.validator.session.idle-timeout (PT2H)`},
 		{"proxy host without port", nil, []string{"SVC_DSS_VALIDATOR_EGRESS_PROXY_HOST=proxy"},
 			`config: svc.dss.validator.egress.proxy-port (env SVC_DSS_VALIDATOR_EGRESS_PROXY_PORT) = "0": a proxy port is required when svc.dss.validator.egress.proxy-host is set (proxy)`},
+		{"Redis URL of another kind, password hidden", nil, []string{"SVC_DSS_REDIS_URL=http://:hunter2@redis:6379"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "http://:%2A%2A%2A%2A%2A%2A@redis:6379": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL without host", nil, []string{"SVC_DSS_REDIS_URL=redis:///0"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis:///0": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL that does not parse, password hidden", nil, []string{"SVC_DSS_REDIS_URL=redis://:hunter2@redis:port"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://******@redis:port": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis database by name", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379/sessions"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://redis:6379/sessions": the path names the database by its number (redis://host:6379/0), not "sessions"`},
+		{"Redis password without URL", nil, []string{"SVC_DSS_REDIS_PASSWORD=hunter2"},
+			`config: svc.dss.redis.password (env SVC_DSS_REDIS_PASSWORD) = "******": set, but svc.dss.redis.url is empty: no Redis is used`},
+		{"Redis CA file without TLS", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
+			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
 		{"seal TSA without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL=https://tsa.example.ch/tsa"},
 			`config: svc.dss.validator.report-seal.tsa-url (env SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL) = "https://tsa.example.ch/tsa": a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file`},
 		{"seal password without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD=secret"},
@@ -356,6 +399,18 @@ func TestInvalidSignerConfiguration(t *testing.T) {
 		{"max bytes not a number", []string{"SVC_DSS_SECURITY_MAX_REQUEST_BYTES=16MB"}, `config: svc.dss.security.max-request-bytes (env SVC_DSS_SECURITY_MAX_REQUEST_BYTES) = "16MB": not a whole number of bytes`},
 		{"two key sources", []string{"FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_JWKSETURI=https://idp/jwks", "FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUERURI=https://idp"},
 			`config: fw.security.oauth2.resourceserver.jwt: supply exactly one JWT key source, got 2 (jwk-set-uri, issuer-uri)`},
+		{"Redis URL of another kind, password hidden", []string{"SVC_DSS_REDIS_URL=http://:hunter2@redis:6379"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "http://:%2A%2A%2A%2A%2A%2A@redis:6379": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL without host", []string{"SVC_DSS_REDIS_URL=redis:///0"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis:///0": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis URL that does not parse, password hidden", []string{"SVC_DSS_REDIS_URL=redis://:hunter2@redis:port"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://******@redis:port": not a Redis URL (redis://host:6379/0, or rediss://host:6380/0 for TLS)`},
+		{"Redis database by name", []string{"SVC_DSS_REDIS_URL=redis://redis:6379/sessions"},
+			`config: svc.dss.redis.url (env SVC_DSS_REDIS_URL) = "redis://redis:6379/sessions": the path names the database by its number (redis://host:6379/0), not "sessions"`},
+		{"Redis password without URL", []string{"SVC_DSS_REDIS_PASSWORD=hunter2"},
+			`config: svc.dss.redis.password (env SVC_DSS_REDIS_PASSWORD) = "******": set, but svc.dss.redis.url is empty: no Redis is used`},
+		{"Redis CA file without TLS", []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
+			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

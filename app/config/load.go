@@ -161,10 +161,20 @@ func stringValue(v any) string {
 
 // redact keeps secrets out of error messages and logs.
 func redact(key, v string) string {
-	if (strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token")) && v != "" {
+	if (strings.HasSuffix(key, "password") || strings.HasSuffix(key, "token") || strings.HasSuffix(key, "-key")) && v != "" {
 		return "******"
 	}
-	if u, err := url.Parse(strings.TrimPrefix(v, "jdbc:")); err == nil && u.User != nil {
+	u, err := url.Parse(strings.TrimPrefix(v, "jdbc:"))
+	if err != nil {
+		// A URL that does not parse may still carry a password between
+		// its scheme and host.
+		scheme, rest, ok := strings.Cut(v, "://")
+		if at := strings.LastIndex(rest, "@"); ok && at >= 0 {
+			return scheme + "://******" + rest[at:]
+		}
+		return v
+	}
+	if u.User != nil {
 		if _, ok := u.User.Password(); ok {
 			u.User = url.UserPassword(u.User.Username(), "******")
 			return strings.Replace(v, strings.TrimPrefix(v, "jdbc:"), u.String(), 1)

@@ -34,3 +34,25 @@ func setToken[C any](f func(*C) *string) func(*C, string) error {
 		return nil
 	}
 }
+
+// MinSecretLength is the shortest secret a key is derived from: 32
+// characters, as `openssl rand -hex 16` prints.
+const MinSecretLength = 32
+
+// setSecret accepts a blank secret (none) or one of at least
+// MinSecretLength visible ASCII characters.
+func setSecret[C any](f func(*C) *string) func(*C, string) error {
+	return func(c *C, v string) error {
+		v = strings.TrimSpace(v)
+		for _, r := range v {
+			if r < '!' || r > '~' {
+				return fmt.Errorf("holds a character other than visible ASCII: use a random one (openssl rand -hex 32)")
+			}
+		}
+		if v != "" && len(v) < MinSecretLength {
+			return fmt.Errorf("shorter than %d characters, it can be guessed: use a random one (openssl rand -hex 32)", MinSecretLength)
+		}
+		*f(c) = v
+		return nil
+	}
+}

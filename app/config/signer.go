@@ -19,6 +19,7 @@ type Signer struct {
 	SigningTimeout time.Duration
 	ControlDB      ControlDB
 	JWT            JWTKeySource
+	Redis          Redis
 	Metrics        Metrics
 	ResourceRoot   string
 }
@@ -40,7 +41,7 @@ func (s JWTKeySource) Configured() bool {
 // DefaultSignerMaxRequestBytes is the spec's cap for /api/ bodies (16 MiB).
 const DefaultSignerMaxRequestBytes = 16 << 20
 
-var signerKeys = []binding[Signer]{
+var signerKeys = append([]binding[Signer]{
 	{Key{"svc.dss.resource-root", "SVC_DSS_RESOURCE_ROOT", "", "directory that classpath: locations resolve against; empty: the working directory"},
 		setString(func(c *Signer) *string { return &c.ResourceRoot })},
 	{Key{"server.port", "SERVER_PORT", "8080", "HTTP port (0: any free port)"},
@@ -76,7 +77,7 @@ var signerKeys = []binding[Signer]{
 		setOptionalLocation(func(c *Signer) *Location { return &c.JWT.PublicKeyLocation }, func(c *Signer) string { return c.ResourceRoot })},
 	{Key{"fw.security.oauth2.resourceserver.jwt.issuer-uri", "FW_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUERURI", "", "OIDC issuer; its discovery document names the JWKS"},
 		setURL(func(c *Signer) *string { return &c.JWT.IssuerURI }, true)},
-}
+}, redisKeys(func(c *Signer) *Redis { return &c.Redis }, func(c *Signer) string { return c.ResourceRoot }, "the used sign-ska token IDs (jti): with several replicas a token replayed to another is refused only through it")...)
 
 // SignerKeys returns the signing server's settings, in the order the
 // configuration reference lists them.
@@ -104,5 +105,5 @@ func (c *Signer) Validate() error {
 		return errors.New("config: fw.security.oauth2.resourceserver.jwt: supply exactly one JWT key source, got " +
 			fmt.Sprint(len(set)) + " (" + strings.Join(set, ", ") + ")")
 	}
-	return nil
+	return validateRedis(signerKeys, c.Redis)
 }

@@ -16,7 +16,10 @@ type Validator struct {
 	TLCacheDir string
 	// RefreshCron is a six-field cron expression, seconds first.
 	RefreshCron string
-	PermitAll   bool
+	// RefreshJitter bounds the random wait of each replica before a
+	// refresh (docs/decisions/0040); zero means none.
+	RefreshJitter time.Duration
+	PermitAll     bool
 	// MaxRequestBytes caps request bodies under /api/. Zero or less falls
 	// back to the default, as the signer's cap does.
 	MaxRequestBytes int64
@@ -32,6 +35,7 @@ type Validator struct {
 	Egress        Egress
 	ControlDB     ControlDB
 	Session       Session
+	Redis         Redis
 	Metrics       Metrics
 	ReportSeal    ReportSeal
 	// ResourceRoot is the directory classpath: locations resolve against;
@@ -116,6 +120,9 @@ type Session struct {
 	// MaxSessions bounds the signed-in sessions held in memory (a login
 	// in progress is held by the browser, not here).
 	MaxSessions int
+	// LoginKey, when set, is the secret every replica derives the key
+	// sealing logins in progress from; empty, each process has its own.
+	LoginKey string
 }
 
 // ReportSeal is the key the validator seals its PDF reports and
@@ -153,7 +160,7 @@ func root(c *Validator) string { return c.ResourceRoot }
 // validatorKeys lists every setting of the validation service. Order
 // matters in one place: the resource root comes first because the
 // classpath locations after it resolve against it.
-var validatorKeys = []binding[Validator]{
+var validatorKeys = append([]binding[Validator]{
 	{Key{"svc.dss.resource-root", "SVC_DSS_RESOURCE_ROOT", "", "directory that classpath: locations resolve against; empty: the working directory"},
 		setString(func(c *Validator) *string { return &c.ResourceRoot })},
 	{Key{"server.port", "SVC_DSS_VALIDATOR_PORT", "8090", "HTTP port (0: any free port)"},
@@ -164,6 +171,8 @@ var validatorKeys = []binding[Validator]{
 		setString(func(c *Validator) *string { return &c.TLCacheDir })},
 	{Key{"svc.dss.validator.refresh-cron", "SVC_DSS_VALIDATOR_REFRESH_CRON", "0 0 3 * * *", "daily online refresh schedule (six fields, seconds first)"},
 		setCron(func(c *Validator) *string { return &c.RefreshCron })},
+	{Key{"svc.dss.validator.refresh-jitter", "SVC_DSS_VALIDATOR_REFRESH_JITTER", "PT10M", "each refresh (scheduled or catch-up) first waits a random time up to this long, so that replicas do not fetch the lists in the same second (ISO-8601 duration, shorter than a day); PT0S: none"},
+		setDuration(func(c *Validator) *time.Duration { return &c.RefreshJitter })},
 	{Key{"svc.dss.validator.security.permit-all", "SVC_DSS_VALIDATOR_PERMIT_ALL", "false", "development only: no authentication, no licensing"},
 		setBool(func(c *Validator) *bool { return &c.PermitAll })},
 	{Key{"svc.dss.validator.metrics.token", "SVC_DSS_VALIDATOR_METRICS_TOKEN", "", "bearer token of GET /actuator/prometheus (at least 32 visible ASCII characters); empty: every scrape refused, unless permit-all (development)"},
@@ -224,8 +233,10 @@ var validatorKeys = []binding[Validator]{
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.IdleTimeout })},
 	{Key{"svc.dss.validator.session.absolute-timeout", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT", "PT8H", "browser UI: a session ends this long after its login, however busy; at least the idle timeout"},
 		setPositiveDuration(func(c *Validator) *time.Duration { return &c.Session.AbsoluteTimeout })},
-	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed)"},
+	{Key{"svc.dss.validator.session.max-sessions", "SVC_DSS_VALIDATOR_SESSION_MAX_SESSIONS", "2000", "browser UI: signed-in sessions held in memory, each with its last validation; when full, the one expiring soonest is dropped (logins in progress are held by the browser, sealed); with svc.dss.redis.url, Redis's maxmemory bounds them instead"},
 		setPositive(func(c *Validator) *int { return &c.Session.MaxSessions })},
+	{Key{"svc.dss.validator.session.login-key", "SVC_DSS_VALIDATOR_SESSION_LOGIN_KEY", "", "browser UI: secret (at least 32 visible ASCII characters) the replicas derive the key sealing logins in progress from, so that a sign-in started on one completes on another; empty: a random key per process (one instance, or sticky sessions); never logged"},
+		setSecret(func(c *Validator) *string { return &c.Session.LoginKey })},
 	{Key{"svc.dss.validator.report-seal.pkcs12-file", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE", "", "PKCS#12 file (classpath:, file: or path) of the key and chain that seal the PDF reports (PAdES) and Signature Validation Tokens; empty: reports are unsealed and say so, no tokens"},
 		setOptionalLocation(func(c *Validator) *Location { return &c.ReportSeal.PKCS12File }, root)},
 	{Key{"svc.dss.validator.report-seal.pkcs12-password", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD", "", "password of the seal's PKCS#12 file"},
@@ -252,7 +263,7 @@ var validatorKeys = []binding[Validator]{
 		setString(func(c *Validator) *string { return &c.ControlDB.Schema })},
 	{Key{"svc.dss.control-db.maximum-pool-size", "SVC_DSS_CONTROL_DB_POOL", "4", "connection pool size"},
 		setPositive(func(c *Validator) *int { return &c.ControlDB.MaximumPoolSize })},
-}
+}, redisKeys(func(c *Validator) *Redis { return &c.Redis }, root, "the browser UI's sessions (each with its last validation's reports)")...)
 
 // ValidatorKeys returns the validation service's settings, in the order
 // the configuration reference lists them.
@@ -289,6 +300,10 @@ func (c *Validator) Validate() error {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.trust.fail-after", FormatDuration(c.Trust.FailAfter),
 			fmt.Errorf("must be longer than svc.dss.validator.trust.warn-after (%s)", FormatDuration(c.Trust.WarnAfter))))
 	}
+	if c.RefreshJitter >= 24*time.Hour {
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.refresh-jitter", FormatDuration(c.RefreshJitter),
+			fmt.Errorf("must be shorter than a day (P1D): the lists are refreshed daily")))
+	}
 	if c.Egress.ProxyHost != "" && c.Egress.ProxyPort == 0 {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.egress.proxy-port", "0",
 			fmt.Errorf("a proxy port is required when svc.dss.validator.egress.proxy-host is set (%s)", c.Egress.ProxyHost)))
@@ -309,6 +324,9 @@ func (c *Validator) Validate() error {
 	if c.Multipart.MaxFileSize > c.Multipart.MaxRequestSize {
 		errs = append(errs, keyError(validatorKeys, "fw.servlet.multipart.max-file-size", fmt.Sprint(c.Multipart.MaxFileSize),
 			fmt.Errorf("larger than fw.servlet.multipart.max-request-size (%d bytes)", c.Multipart.MaxRequestSize)))
+	}
+	if err := validateRedis(validatorKeys, c.Redis); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

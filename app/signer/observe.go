@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/svc-dss/dss/adapters/hsm"
@@ -80,7 +81,7 @@ func hsmOutcome(err error) string {
 }
 
 // observedReplay counts the token IDs a replay store refuses as used
-// before.
+// before, and marks its failures as ErrReplayUnavailable.
 type observedReplay struct {
 	ports.ReplayStore
 	o ports.SignObserver
@@ -88,8 +89,11 @@ type observedReplay struct {
 
 func (r observedReplay) Use(ctx context.Context, id string, until time.Time) (bool, error) {
 	fresh, err := r.ReplayStore.Use(ctx, id, until)
-	if err == nil && !fresh {
+	switch {
+	case err != nil:
+		return false, fmt.Errorf("%w: %w", ErrReplayUnavailable, err)
+	case !fresh:
 		r.o.ReplayRefused()
 	}
-	return fresh, err
+	return fresh, nil
 }

@@ -25,6 +25,10 @@ var (
 	ErrSignForbidden       = errors.New("app: the signing request is not authorized")
 	ErrSignBadRequest      = errors.New("app: the signing request cannot be signed")
 	ErrSignUnavailable     = errors.New("app: the control database or the HSM failed")
+	// ErrReplayUnavailable is an ErrSignUnavailable of the store of used
+	// token IDs: a token that cannot be recorded as used is refused
+	// (fail closed), never signed for.
+	ErrReplayUnavailable = errors.New("app: the store of used token IDs failed")
 )
 
 // A RefusalError is a request the signer refuses for what the caller sent

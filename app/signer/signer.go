@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/svc-dss/dss/adapters/hsm"
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
+	"github.com/svc-dss/dss/adapters/redisconn"
 	"github.com/svc-dss/dss/adapters/replay"
 	"github.com/svc-dss/dss/adapters/signjwt"
 	"github.com/svc-dss/dss/app/config"
@@ -49,6 +51,9 @@ type Signer struct {
 	// same, as the port the flow reports through (observe.go).
 	metrics  *metrics.Signer
 	observer ports.SignObserver
+	// redis holds the used token IDs when the replicas share them;
+	// nil keeps them in the process.
+	redis *redis.Client
 }
 
 // An Option changes how New wires the server.
@@ -119,14 +124,36 @@ func New(cfg config.Signer, logger *slog.Logger, opts ...Option) (*Signer, error
 		return nil, fmt.Errorf("app: control database: %w", err)
 	}
 	sg := &Signer{cfg: cfg, db: db, logger: logger, clock: time.Now, resource: resource, metrics: m, observer: m}
+	used, err := sg.replayStore()
+	if err != nil {
+		return nil, errors.Join(err, sg.Close())
+	}
 	data := o.control
 	if data == nil && db != nil {
 		data = control.Cached(db, sg.clock)
 	}
 	if data != nil {
-		sg.flow = newSignFlow(data, observedHSM{h, m}, observedReplay{replay.New(replayCapacity, time.Now), m})
+		sg.flow = newSignFlow(data, observedHSM{h, m}, observedReplay{used, m})
 	}
 	return sg, nil
+}
+
+// replayStore is where the used token IDs are kept: in Redis, shared by
+// the replicas, when svc.dss.redis.url is set (docs/decisions/0040);
+// else in the process, which is right for one instance only.
+func (s *Signer) replayStore() (ports.ReplayStore, error) {
+	r := s.cfg.Redis
+	if r.URL == "" {
+		return replay.New(replayCapacity, s.clock), nil
+	}
+	c, err := redisconn.Open(redisconn.Options{URL: r.URL, Password: r.Password, CAFile: r.CAFile.Path})
+	if err != nil {
+		return nil, fmt.Errorf("app: svc.dss.redis: %w", err)
+	}
+	redisconn.LogTo(s.logger)
+	s.redis = c
+	s.logger.Info("used sign-ska token IDs are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
+	return replay.NewRedis(c, r.KeyPrefix+"signer:", s.clock), nil
 }
 
 // newResourceServer builds the verifier of the configured JWT key source,
@@ -221,10 +248,14 @@ func (s *Signer) Health(ctx context.Context) control.Health {
 
 // Close releases the server's resources.
 func (s *Signer) Close() error {
+	var errs []error
 	if s.db != nil {
-		return s.db.Close()
+		errs = append(errs, s.db.Close())
 	}
-	return nil
+	if s.redis != nil {
+		errs = append(errs, s.redis.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Available reports why signing cannot run (no control database), or nil.

@@ -24,6 +24,10 @@ var (
 	// ErrAuthUnavailable: the control database or the tenant's identity
 	// provider did not answer.
 	ErrAuthUnavailable = errors.New("app: control database or identity provider unavailable")
+	// ErrSessionStoreUnavailable: the store of the browser UI's
+	// sessions (Redis, with several replicas) failed. The browser's
+	// session is neither ended nor trusted: the request fails (502).
+	ErrSessionStoreUnavailable = errors.New("app: session store unavailable")
 )
 
 // FeatureValidator is the license a tenant needs to validate (§1 item 6).

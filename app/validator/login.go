@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hkdf"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -49,12 +51,23 @@ type login struct {
 	seal      cipher.AEAD
 }
 
-// newLogin returns the login's parts with a sealing key of its own:
-// random, in memory only, so a restart abandons the logins in progress
-// (at most 10 minutes of them), as it ends the sessions.
-func newLogin(parties *oidc.RelyingParties, lookupEnv func(string) (string, bool)) login {
+// newLogin returns the login's parts. Without a secret the sealing key
+// is the process's own: random, in memory only, so a restart abandons
+// the logins in progress (at most 10 minutes of them). With one
+// (svc.dss.validator.session.login-key) it is derived from the secret
+// with HKDF-SHA-256, so that every replica configured with it opens the
+// logins the others sealed: the provider's callback may reach any of
+// them (docs/decisions/0040).
+func newLogin(parties *oidc.RelyingParties, lookupEnv func(string) (string, bool), secret string) login {
 	key := make([]byte, 32)
-	_, _ = rand.Read(key) // crypto/rand.Read never fails
+	if secret == "" {
+		_, _ = rand.Read(key) // crypto/rand.Read never fails
+	} else {
+		var err error
+		if key, err = hkdf.Key(sha256.New, []byte(secret), nil, "svc-dss ui login seal v1", 32); err != nil {
+			panic(err) // 32 bytes of SHA-256 output are always allowed
+		}
+	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		panic(err) // a 32-byte key is always an AES-256 key
@@ -89,7 +102,8 @@ type pendingLogin struct {
 var sealContext = []byte("svc-dss ui login v1")
 
 // sealLogin encrypts and authenticates l (AES-256-GCM, a random nonce),
-// base64url without padding: only this process can read or forge it.
+// base64url without padding: only this process, or a replica with the
+// same login key, can read or forge it.
 func (lg login) sealLogin(l pendingLogin) string {
 	plain, err := json.Marshal(l)
 	if err != nil {

@@ -89,7 +89,7 @@ func TestFingerprint(t *testing.T) {
 // unaltered, and only in the process that sealed it.
 func TestSealedLogin(t *testing.T) {
 	t.Parallel()
-	lg, other := newLogin(nil, nil), newLogin(nil, nil)
+	lg, other := newLogin(nil, nil, ""), newLogin(nil, nil, "")
 	l := pendingLogin{Tenant: "t", State: randomToken(), Nonce: randomToken(), Verifier: randomToken(),
 		RedirectURI: "https://validate.example.test/validate/callback", Until: time.Date(2026, 3, 1, 9, 10, 0, 0, time.UTC)}
 	sealed := lg.sealLogin(l)
@@ -115,4 +115,35 @@ func TestSealedLogin(t *testing.T) {
 	}
 	_, err = other.openLogin(sealed)
 	is.Equal(err, errNoLogin) // another process, or this one restarted
+}
+
+// Replicas with the same login key open each other's sealed logins;
+// with another key, or none, they do not.
+func TestSealedLoginSharedKey(t *testing.T) {
+	t.Parallel()
+	const secret = "0123456789abcdef0123456789abcdef"
+	l := pendingLogin{Tenant: "t", State: randomToken(), Until: time.Date(2026, 3, 1, 9, 10, 0, 0, time.UTC)}
+	sealed := newLogin(nil, nil, secret).sealLogin(l)
+	tests := []struct {
+		name   string
+		secret string
+		opens  bool
+	}{
+		{"same key", secret, true},
+		{"another key", "fedcba9876543210fedcba9876543210", false},
+		{"no key", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			got, err := newLogin(nil, nil, tt.secret).openLogin(sealed)
+			if !tt.opens {
+				is.Equal(err, errNoLogin)
+				return
+			}
+			is.NoErr(err)
+			is.Equal(got, l)
+		})
+	}
 }

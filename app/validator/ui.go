@@ -26,7 +26,8 @@ import (
 // the session's ID and the sealed login in cookies and call these
 // methods; errors wrap ports.ErrNoSession (not signed in: 401),
 // ErrLoginState and ErrUnauthenticated (401), ErrForbidden (403),
-// ErrUnknownTenant (404) or ErrAuthUnavailable (502). Those of
+// ErrUnknownTenant (404), ErrAuthUnavailable or ErrSessionStoreUnavailable
+// (502). Those of
 // ErrLoginState, ErrUnauthenticated and ErrForbidden are a
 // *RefusalError, whose Detail says why.
 
@@ -70,9 +71,15 @@ func (v *Validator) Now() time.Time { return v.clock() }
 // stays signed in until the new login completes.
 func (v *Validator) BeginLogin(ctx context.Context, sid, tenant string) (LoginStart, error) {
 	if sid != "" {
-		if cur, err := v.sessions.Get(ctx, sid); err == nil && strings.EqualFold(cur.Tenant, tenant) {
+		cur, err := v.sessions.Get(ctx, sid)
+		switch {
+		case err == nil && strings.EqualFold(cur.Tenant, tenant):
 			s, err := v.Session(ctx, sid)
 			return LoginStart{Session: s}, err
+		case err != nil && !errors.Is(err, ports.ErrNoSession):
+			// Whether the browser is signed in is unknown: a login now
+			// would end at a store that cannot keep its session.
+			return LoginStart{}, storeFailed(err)
 		}
 	}
 	l, u, err := v.startLogin(ctx, tenant, v.clock())
@@ -120,12 +127,12 @@ func (v *Validator) CompleteLogin(ctx context.Context, sid, pending string, a Lo
 	s := ports.Session{ID: randomToken(), Tenant: p.Tenant, Subject: p.Subject, CSRF: randomToken(), Started: now}
 	s.Expires = v.expiry(s, now)
 	if err := v.sessions.Create(ctx, s); err != nil {
-		return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+		return ports.Session{}, storeFailed(err)
 	}
 	if sid != "" {
 		// Signed in before (for another tenant): that session ends here.
 		if err := v.sessions.Delete(ctx, sid); err != nil {
-			return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+			return ports.Session{}, storeFailed(err)
 		}
 	}
 	v.logger.InfoContext(ctx, "ui login", slog.String("tenant", s.Tenant), slog.String("subject", s.Subject),
@@ -172,7 +179,7 @@ func (v *Validator) Session(ctx context.Context, sid string) (ports.Session, err
 		v.logger.InfoContext(ctx, "ui session unknown or ended", slog.String("session", Fingerprint(sid)))
 		return ports.Session{}, err
 	case err != nil:
-		return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+		return ports.Session{}, storeFailed(err)
 	}
 	if !v.cfg.PermitAll {
 		if err := v.checkLicense(ctx, s.Tenant); err != nil {
@@ -195,7 +202,7 @@ func (v *Validator) DevelopmentSession(ctx context.Context, sid string) (ports.S
 	s := ports.Session{ID: randomToken(), Tenant: DevelopmentTenant, CSRF: randomToken(), Started: now}
 	s.Expires = v.expiry(s, now)
 	if err := v.sessions.Create(ctx, s); err != nil {
-		return ports.Session{}, fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+		return ports.Session{}, storeFailed(err)
 	}
 	v.logger.InfoContext(ctx, "ui development session opened (permit-all)", slog.String("tenant", s.Tenant), slog.String("session", Fingerprint(s.ID)))
 	return s, nil
@@ -205,11 +212,14 @@ func (v *Validator) DevelopmentSession(ctx context.Context, sid string) (ports.S
 // here; the provider's own session, if any, is the provider's.
 func (v *Validator) EndSession(ctx context.Context, sid string) error {
 	s, err := v.sessions.Get(ctx, sid)
-	if err != nil {
+	switch {
+	case errors.Is(err, ports.ErrNoSession):
 		return err
+	case err != nil:
+		return storeFailed(err)
 	}
 	if err := v.sessions.Delete(ctx, sid); err != nil {
-		return fmt.Errorf("%w: session store: %w", ErrAuthUnavailable, err)
+		return storeFailed(err)
 	}
 	v.logger.InfoContext(ctx, "ui logout", slog.String("tenant", s.Tenant), slog.String("subject", s.Subject), slog.String("session", Fingerprint(sid)))
 	return nil
@@ -242,6 +252,12 @@ func (v *Validator) KeepValidation(ctx context.Context, sid string, r *validatio
 		return nil
 	})
 	return err
+}
+
+// storeFailed is err of the session store, which is not the browser's
+// fault: ErrSessionStoreUnavailable.
+func storeFailed(err error) error {
+	return fmt.Errorf("%w: %w", ErrSessionStoreUnavailable, err)
 }
 
 // SetLanguage records the language the browser of session sid chose for

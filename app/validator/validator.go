@@ -2,18 +2,22 @@ package validator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
 	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/adapters/oidc"
+	"github.com/svc-dss/dss/adapters/redisconn"
 	"github.com/svc-dss/dss/adapters/session"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/control"
@@ -34,8 +38,13 @@ type Validator struct {
 	// sessions and login serve the browser UI (ui.go, login.go).
 	sessions ports.SessionStore
 	login    login
+	// redis holds the sessions when the replicas share them; nil keeps
+	// them in the process.
+	redis *redis.Client
 	// metrics are served on GET /actuator/prometheus (metrics.go).
 	metrics *metrics.Validator
+	// jitter draws the wait before a refresh (WithJitter).
+	jitter func(max time.Duration) time.Duration
 	// seal signs the PDF reports and tokens; nil when none is configured.
 	seal ports.ReportSeal
 	// catalog words the verdicts and pages in the languages it speaks.
@@ -47,7 +56,16 @@ type Option func(*options)
 
 type options struct {
 	lookupEnv  func(string) (string, bool)
+	jitter     func(max time.Duration) time.Duration
 	validation []validation.Option
+}
+
+// WithJitter draws the random wait before each refresh with jitter,
+// which must return a duration from 0 up to, not including, max (max is
+// svc.dss.validator.refresh-jitter, never zero): for tests that pin it.
+// The default draws uniformly with math/rand/v2.
+func WithJitter(jitter func(max time.Duration) time.Duration) Option {
+	return func(o *options) { o.jitter = jitter }
 }
 
 // WithFormats reads the formats of reg instead of those of
@@ -80,7 +98,7 @@ func WithLookupEnv(lookup func(string) (string, bool)) Option {
 // assets) and never fails for trust configuration: a missing keystore is
 // a warning and a banner, not a refusal (§1).
 func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...Option) (*Validator, error) {
-	o := options{lookupEnv: os.LookupEnv}
+	o := options{lookupEnv: os.LookupEnv, jitter: rand.N[time.Duration]}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -120,9 +138,12 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth, catalog: cat,
-		sessions: session.New(cfg.Session.MaxSessions, clock),
-		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv),
-		seal:     rs,
+		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv, cfg.Session.LoginKey),
+		seal:   rs,
+		jitter: o.jitter,
+	}
+	if v.sessions, err = v.sessionStore(); err != nil {
+		return nil, errors.Join(err, v.Close())
 	}
 	v.logSeal()
 	// The list gauges read v.validation at each scrape, once it is set.
@@ -134,18 +155,47 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	return v, nil
 }
 
+// sessionStore is where the browser UI's sessions are kept: in Redis,
+// shared by the replicas, when svc.dss.redis.url is set
+// (docs/decisions/0040); else in the process, which is right for one
+// instance only.
+func (v *Validator) sessionStore() (ports.SessionStore, error) {
+	r := v.cfg.Redis
+	if r.URL == "" {
+		return session.New(v.cfg.Session.MaxSessions, v.clock), nil
+	}
+	c, err := redisconn.Open(redisconn.Options{URL: r.URL, Password: r.Password, CAFile: r.CAFile.Path})
+	if err != nil {
+		return nil, fmt.Errorf("app: svc.dss.redis: %w", err)
+	}
+	redisconn.LogTo(v.logger)
+	v.redis = c
+	v.logger.Info("browser UI sessions are kept in Redis, shared by the replicas", slog.String("redis", redisconn.Redacted(r.URL)))
+	if v.cfg.Session.LoginKey == "" && !v.cfg.PermitAll {
+		v.logger.Warn("no login key is configured (svc.dss.validator.session.login-key): a sign-in completes only on the replica that started it; set the same key on every replica, or make the balancer's sessions sticky")
+	}
+	return session.NewRedis(c, r.KeyPrefix+"validator:", 0, v.clock), nil
+}
+
 // Start schedules the daily refresh of the trusted lists (New loaded
 // them from the cache) and, when the cached lists are behind, one
 // catch-up refresh after the configured delay.
+//
+// Each refresh first waits a random time below
+// svc.dss.validator.refresh-jitter: replicas run the same cron
+// expression, and without it they would all fetch the lists from their
+// publishers in the same second (docs/decisions/0040). Each replica keeps
+// its own cache and trust store, so for that while their trust-status
+// may differ.
 func (v *Validator) Start(ctx context.Context) error {
 	s, err := gocron.NewScheduler(gocron.WithLocation(time.UTC))
 	if err != nil {
 		return fmt.Errorf("app: scheduler: %w", err)
 	}
-	refresh := gocron.NewTask(func(ctx context.Context) { v.validation.Refresh(ctx) })
+	refresh := gocron.NewTask(v.refreshAfterJitter)
 	// Reschedule: a refresh still running when the next is due is not
 	// doubled; the next one waits for its own time.
-	daily, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
+	job, err := s.NewJob(gocron.CronJob(v.cfg.RefreshCron, true), refresh, gocron.WithSingletonMode(gocron.LimitModeReschedule), gocron.WithName("trusted-list refresh"))
 	if err != nil {
 		return fmt.Errorf("app: schedule %q: %w", v.cfg.RefreshCron, err)
 	}
@@ -162,10 +212,31 @@ func (v *Validator) Start(ctx context.Context) error {
 	}
 	s.Start()
 	v.scheduler = s
-	if next, err := daily.NextRun(); err == nil {
-		v.logger.Info("trusted-list refresh scheduled", slog.String("cron", v.cfg.RefreshCron), slog.Time("next", next))
+	if next, err := job.NextRun(); err == nil {
+		v.logger.Info("trusted-list refresh scheduled", slog.String("cron", v.cfg.RefreshCron), slog.Time("next", next),
+			slog.Duration("jitter_max", v.cfg.RefreshJitter))
 	}
 	return nil
+}
+
+// refreshAfterJitter waits a random time below
+// svc.dss.validator.refresh-jitter, then refreshes the lists. The wait
+// is inside the task, since gocron runs a cron job on the expression's
+// second, without a jitter of its own; the job's context ends it when
+// the scheduler shuts down.
+func (v *Validator) refreshAfterJitter(ctx context.Context) {
+	if v.cfg.RefreshJitter > 0 {
+		wait := v.jitter(v.cfg.RefreshJitter)
+		v.logger.InfoContext(ctx, "trusted-list refresh due: waiting this replica's jitter", slog.Duration("wait", wait))
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+	v.validation.Refresh(ctx)
 }
 
 // behind reports whether some list was never confirmed online, or not
@@ -215,8 +286,12 @@ func (v *Validator) Close() error {
 	if v.scheduler != nil {
 		_ = v.scheduler.Shutdown()
 	}
+	var errs []error
 	if v.db != nil {
-		return v.db.Close()
+		errs = append(errs, v.db.Close())
 	}
-	return nil
+	if v.redis != nil {
+		errs = append(errs, v.redis.Close())
+	}
+	return errors.Join(errs...)
 }

@@ -72,6 +72,12 @@ func newEnv(t *testing.T) *env {
 // validator builds the application over e's lists with env on top.
 func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *logBuffer) {
 	t.Helper()
+	return e.validatorWith(t, nil, env...)
+}
+
+// validatorWith is validator with options.
+func (e *env) validatorWith(t *testing.T, opts []validator.Option, env ...string) (*validator.Validator, *logBuffer) {
+	t.Helper()
 	lists, err := e.eco.ValidatorEnv(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -80,13 +86,15 @@ func (e *env) validator(t *testing.T, env ...string) (*validator.Validator, *log
 		"SVC_DSS_VALIDATOR_PERMIT_ALL=true", "SVC_DSS_TL_CACHE=" + e.cacheDir,
 		// far from the test's time: only the catch-up may run
 		"SVC_DSS_VALIDATOR_REFRESH_CRON=0 0 3 1 1 *",
+		// the refreshes the tests wait for run at once
+		"SVC_DSS_VALIDATOR_REFRESH_JITTER=PT0S",
 	}, lists...)
 	cfg, err := config.LoadValidator(nil, append(base, env...), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &logBuffer{}
-	v, err := validator.New(context.Background(), cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now)
+	v, err := validator.New(context.Background(), cfg, slog.New(slog.NewJSONHandler(logs, nil)), e.clock.Now, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,4 +142,80 @@ func TestStartupCatchUp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Each refresh, scheduled or catch-up, first waits the replica's jitter:
+// a random time below svc.dss.validator.refresh-jitter, drawn by the
+// injected source (pinned here). Without a jitter none is drawn.
+func TestRefreshJitter(t *testing.T) {
+	t.Parallel()
+	const pinned = 300 * time.Millisecond
+	tests := []struct {
+		name    string
+		env     []string
+		drawn   time.Duration // the max the source is asked for; 0: never asked
+		waitLog string        // "": none
+	}{
+		{"scheduled refresh waits the drawn jitter", []string{"SVC_DSS_VALIDATOR_REFRESH_CRON=* * * * * *", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP=false", "SVC_DSS_VALIDATOR_REFRESH_JITTER=PT1H"},
+			time.Hour, `"msg":"trusted-list refresh due: waiting this replica's jitter","wait":300000000`},
+		{"catch-up waits the drawn jitter", []string{"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S", "SVC_DSS_VALIDATOR_REFRESH_JITTER=PT2M"},
+			2 * time.Minute, `"msg":"trusted-list refresh due: waiting this replica's jitter","wait":300000000`},
+		{"no jitter: none drawn", []string{"SVC_DSS_VALIDATOR_REFRESH_CRON=* * * * * *", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP=false", "SVC_DSS_VALIDATOR_REFRESH_JITTER=PT0S"},
+			0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			e := newEnv(t)
+			var mu sync.Mutex
+			var asked []time.Duration
+			pin := validator.WithJitter(func(max time.Duration) time.Duration {
+				mu.Lock()
+				defer mu.Unlock()
+				asked = append(asked, max)
+				return pinned
+			})
+			v, logs := e.validatorWith(t, []validator.Option{pin}, tt.env...)
+			began := time.Now()
+			is.NoErr(v.Start(context.Background()))
+			deadline := time.Now().Add(10 * time.Second)
+			for !v.Validation().TrustStatus(e.clock.Now()).Current && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			is.True(v.Validation().TrustStatus(e.clock.Now()).Current) // the refresh ran
+			mu.Lock()
+			defer mu.Unlock()
+			if tt.drawn == 0 {
+				is.Equal(len(asked), 0) // never drawn
+				is.True(!strings.Contains(logs.String(), "waiting this replica's jitter"))
+				return
+			}
+			is.True(len(asked) >= 1)
+			is.Equal(asked[0], tt.drawn)                         // bounded by the configuration
+			is.True(time.Since(began) >= pinned)                 // the refresh waited the drawn time
+			is.True(strings.Contains(logs.String(), tt.waitLog)) // logs.String()
+		})
+	}
+}
+
+// A refresh waiting its jitter ends with the scheduler: Close does not
+// wait out the jitter.
+func TestRefreshJitterEndsWithClose(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	e := newEnv(t)
+	hour := validator.WithJitter(func(time.Duration) time.Duration { return time.Hour })
+	v, logs := e.validatorWith(t, []validator.Option{hour}, "SVC_DSS_VALIDATOR_REFRESH_CRON=* * * * * *",
+		"SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP=false", "SVC_DSS_VALIDATOR_REFRESH_JITTER=PT2H")
+	is.NoErr(v.Start(context.Background()))
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(logs.String(), "waiting this replica's jitter") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	is.True(strings.Contains(logs.String(), `"wait":3600000000000`)) // waiting
+	began := time.Now()
+	is.NoErr(v.Close())
+	is.True(time.Since(began) < 5*time.Second)                  // the wait ended
+	is.True(!v.Validation().TrustStatus(e.clock.Now()).Current) // and no refresh ran
 }

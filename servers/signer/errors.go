@@ -57,6 +57,8 @@ func problemFor(err error) problem.Problem {
 		}
 	}
 	switch {
+	case errors.Is(err, signer.ErrReplayUnavailable):
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", errReplayDetail)
 	case errors.Is(err, signer.ErrSignUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "signing could not run: the control database or the HSM failed or timed out; quote the request id when reporting it")
 	case errors.Is(err, signer.ErrAuthUnavailable):
@@ -72,6 +74,10 @@ func problemFor(err error) problem.Problem {
 	}
 	return problem.Internal()
 }
+
+// errReplayDetail answers a sign-ska call whose token could not be
+// recorded as used: the call is refused, not signed (fail closed).
+const errReplayDetail = "signing refused: the store of used token IDs failed (it did not answer, or it is full), and a token that cannot be recorded as used is not accepted; send a new token later, and quote the request id when reporting it"
 
 // refusals are the 4xx classes of the application. A refusal's detail is
 // its signer.RefusalError's Detail, in fixed words; never the error's text,

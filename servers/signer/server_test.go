@@ -21,11 +21,12 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/fixtures/redistest"
 	"github.com/svc-dss/dss/servers/internal/page"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) { redistest.Main(m, pgtest.Shutdown) }
 
 func start(t *testing.T, env ...string) *servertest.Server {
 	t.Helper()

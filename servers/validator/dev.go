@@ -119,6 +119,7 @@ func devTrust(cfg config.Validator, logger *slog.Logger) (config.Validator, func
 	cfg.Swiss.TLSignerCert = config.Location{Raw: "file:" + chPath, Path: chPath}
 	cfg.TLCacheDir = filepath.Join(dir, "tl-cache")
 	cfg.Trust.StartupCatchUpDelay = 0 // show a healthy store at once
+	cfg.RefreshJitter = 0             // one instance: no replicas to spread
 	// The fixture PKI's OCSP, CRL and CA-issuer servers are on 127.0.0.1,
 	// which the private-network guard refuses.
 	cfg.Egress.DenyPrivateNetworks = false

@@ -117,11 +117,18 @@ func uiProblem(err error) (problem.Problem, bool) {
 		return problem.New(http.StatusUnauthorized, "unauthenticated", withDetail("The sign-in failed", err)+"."), true
 	case errors.Is(err, validator.ErrForbidden):
 		return problem.New(http.StatusForbidden, "forbidden", withDetail("Access refused", err)+"."), true
+	case errors.Is(err, validator.ErrSessionStoreUnavailable):
+		return problem.New(http.StatusBadGateway, "infrastructure-failure", errSessionStoreDetail), true
 	case errors.Is(err, validator.ErrAuthUnavailable):
 		return problem.New(http.StatusBadGateway, "infrastructure-failure", "The sign-in or the license check could not run: the control database or the tenant's identity provider did not answer, or the tenant's registration is incomplete. Quote the request id when reporting it."), true
 	}
 	return problem.Problem{}, false
 }
+
+// errSessionStoreDetail answers a UI request whose session could not be
+// read or kept: the browser may well be signed in, so it is not sent to
+// sign in again.
+const errSessionStoreDetail = "Your session could not be read or saved: the session store did not answer. You are not signed out; try again in a moment, and quote the request id when reporting it."
 
 // refusalDetail is the Detail of err's *validator.RefusalError: why the
 // request, sign-in or session was refused, in the words the application
@@ -216,6 +223,7 @@ func pageDetail(b base, err error, p problem.Problem) string {
 		{validator.ErrUnauthenticated, "ui.error.unauthenticated"},
 		{validator.ErrForbidden, "ui.error.forbidden"},
 		{validator.ErrAuthUnavailable, "ui.error.auth-unavailable"},
+		{validator.ErrSessionStoreUnavailable, "ui.error.session-store"},
 	} {
 		if errors.Is(err, e.target) {
 			return b.T(e.id, "Detail", refusalDetail(err))

@@ -17,10 +17,11 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/fixtures/redistest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) { redistest.Main(m, pgtest.Shutdown) }
 
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {
@@ -49,6 +50,8 @@ func offline(t testing.TB) []string {
 		"SVC_DSS_VALIDATOR_CH_TL_URL=http://127.0.0.1:9/tsl-ch.xml",
 		// Development mode's PKI on a free port: tests run in parallel.
 		"SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS=127.0.0.1:0",
+		// One replica: the refreshes the tests wait for run at once.
+		"SVC_DSS_VALIDATOR_REFRESH_JITTER=PT0S",
 	}
 }
 

@@ -72,6 +72,10 @@ type uiOptions struct {
 	// publicB registers tenant B's client at the provider as a public
 	// client: no secret, PKCE alone.
 	publicB bool
+	// replicaOf makes the world another replica of that one: the same
+	// control database and provider, whose clients know that world's
+	// redirect URI.
+	replicaOf *uiWorld
 }
 
 func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
@@ -85,7 +89,11 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 	// The options' settings first: the mode's win.
 	env := append(append(offline(t), "SVC_DSS_VALIDATOR_BASE_URL="+w.url), o.env...)
 	env = append(env, "SVC_DSS_VALIDATOR_PERMIT_ALL=true")
-	if !o.permitAll {
+	switch {
+	case o.permitAll:
+	case o.replicaOf != nil:
+		w.admin, w.op = o.replicaOf.admin, o.replicaOf.op
+	default:
 		w.admin = controlDatabase(t)
 		redirect := []string{w.url + validator.LoginCallbackPath}
 		clientB := op.Client{ID: "dss-validator-b", Secret: secrets["SVC_DSS_DEV_OIDC_SECRET_B"], RedirectURIs: redirect}
@@ -102,6 +110,8 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 			},
 		})
 		w.exec(t, `UPDATE oidc_providers SET issuer = $1`, w.op.Issuer)
+	}
+	if !o.permitAll {
 		env = append(env, "SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL="+w.admin)
 		for k, v := range secrets {
 			env = append(env, k+"="+v)
