@@ -175,15 +175,19 @@ func (c *Catalog) TrustData(l Lang, td verdict.TrustData) verdict.TrustData {
 	return td
 }
 
-// Summary returns s with its messages and its trust banner in l: the
-// codes stay, the sentences change. English returns s as it is.
+// Summary returns s with its messages, its summary sentences and its
+// trust banner in l: the codes stay, the sentences change. English
+// returns s as it is.
 func (c *Catalog) Summary(l Lang, s verdict.ValidationSummary) verdict.ValidationSummary {
 	if l == English {
 		return s
 	}
 	s.TrustData = c.TrustData(l, s.TrustData)
+	s.Summary = c.sentence(l, s.DocumentSentence(), s.Summary)
 	s.Signatures = slices.Clone(s.Signatures)
 	for i := range s.Signatures {
+		r := &s.Signatures[i]
+		r.Summary = c.sentence(l, verdict.SignatureSentence(r.Indication, r.SubIndication), r.Summary)
 		s.Signatures[i].Errors = c.messages(l, s.Signatures[i].Errors)
 		s.Signatures[i].Warnings = c.messages(l, s.Signatures[i].Warnings)
 	}
@@ -191,6 +195,16 @@ func (c *Catalog) Summary(l Lang, s verdict.ValidationSummary) verdict.Validatio
 	for i := range s.Timestamps {
 		s.Timestamps[i].Errors = c.messages(l, s.Timestamps[i].Errors)
 		s.Timestamps[i].Warnings = c.messages(l, s.Timestamps[i].Warnings)
+	}
+	return s
+}
+
+// sentence is the summary sentence key in l; english, the sentence as
+// the summary holds it, when l has no template.
+func (c *Catalog) sentence(l Lang, key verdict.Sentence, english string) string {
+	s, err := c.localize(l, key.ID(), nil)
+	if err != nil {
+		return english
 	}
 	return s
 }

@@ -146,6 +146,11 @@ func TestCatalogueComplete(t *testing.T) {
 	}
 	for _, l := range catalog.Langs {
 		ids := c.IDs(l)
+		for _, key := range verdict.Sentences() {
+			if !slices.Contains(ids, key.ID()) {
+				t.Errorf("%s: summary sentence %s has no template", l, key)
+			}
+		}
 		for _, code := range all {
 			if !slices.ContainsFunc(ids, func(id string) bool { return id == code || strings.HasPrefix(id, code+".") }) {
 				t.Errorf("%s: code %s has no template", l, code)
@@ -217,6 +222,22 @@ func TestEnglishIsTheDomainsSentence(t *testing.T) {
 	}
 }
 
+// TestSentencesInEnglish: the English templates of the summary
+// sentences are the domain's table.
+func TestSentencesInEnglish(t *testing.T) {
+	c := newCatalog(t)
+	keys := verdict.Sentences()
+	if len(keys) < 30 {
+		t.Fatalf("only %d summary sentences", len(keys))
+	}
+	for _, key := range keys {
+		t.Run(string(key), func(t *testing.T) {
+			is := is.New(t)
+			is.Equal(c.Text(catalog.English, key.ID()), key.English())
+		})
+	}
+}
+
 // TestRenderInGerman: a message in German keeps its code, writes its
 // dates in the German way and its names as they are.
 func TestRenderInGerman(t *testing.T) {
@@ -245,6 +266,9 @@ func TestSummaryInALanguage(t *testing.T) {
 	is.Equal(de.Signatures[0].Errors, []verdict.Message{})                                 // [] stays []
 	is.True(strings.HasPrefix(sum.Signatures[0].Warnings[0].Message, "the detached part")) // the original is untouched
 	is.Equal(de.DocumentSHA256, sum.DocumentSHA256)
+	is.Equal(de.Summary, "Das Dokument ist gültig signiert: Jede seiner Signaturen ist gültig.")
+	is.Equal(de.Signatures[0].Summary, "Die Signatur ist gültig.")
+	is.Equal(sum.Signatures[0].Summary, "The signature is valid.")
 }
 
 func TestNegotiate(t *testing.T) {

@@ -228,7 +228,7 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 		r.Summary = SignatureSentence(r.Indication, r.SubIndication).English()
 		s.Signatures[i] = r
 	}
-	s.Summary = s.documentSentence().English()
+	s.Summary = s.DocumentSentence().English()
 	return s
 }
 
@@ -261,7 +261,7 @@ func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) Valida
 		s.Timestamps[i] = e
 	}
 	s.Valid = valid
-	s.Summary = s.documentSentence().English()
+	s.Summary = s.DocumentSentence().English()
 	return s
 }
 
