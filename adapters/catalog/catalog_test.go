@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/catalog"
+	"github.com/svc-dss/dss/adapters/reportpdf"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -279,6 +281,31 @@ func TestScopesInEnglish(t *testing.T) {
 	}
 	if len(seen) != 12 {
 		t.Errorf("%d scope templates exercised, want 12: %v", len(seen), slices.Sorted(maps.Keys(seen)))
+	}
+}
+
+// TestReportLabels: every fixed text of the PDF report is in every
+// language, English as the report's own, with the same fmt verbs in the
+// same order (the report fills them with fmt.Sprintf).
+func TestReportLabels(t *testing.T) {
+	c := newCatalog(t)
+	verbs := regexp.MustCompile(`%[sd]`)
+	labels := reportpdf.Labels()
+	if len(labels) < 50 {
+		t.Fatalf("only %d report labels", len(labels))
+	}
+	for id, en := range labels {
+		for _, l := range catalog.Langs {
+			s, ok := c.Template(l, id)
+			switch {
+			case !ok:
+				t.Errorf("%s: no template %s", l, id)
+			case l == catalog.English && s != en:
+				t.Errorf("en: %s is %q, the report's %q", id, s, en)
+			case !slices.Equal(verbs.FindAllString(s, -1), verbs.FindAllString(en, -1)):
+				t.Errorf("%s: %s has verbs %q, English %q", l, id, verbs.FindAllString(s, -1), verbs.FindAllString(en, -1))
+			}
+		}
 	}
 }
 

@@ -88,7 +88,7 @@ func (v *Validator) Sealed() bool { return v.seal != nil }
 // so on its first page.
 func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary, lang catalog.Lang) ([]byte, error) {
 	sum = v.catalog.Summary(lang, sum)
-	o := reportpdf.Options{Language: lang.Tag()}
+	o := reportpdf.Options{Label: func(id string) (string, bool) { return v.catalog.Template(lang, id) }}
 	if v.seal != nil {
 		o.SealedBy = v.seal.Subject()
 	}
