@@ -39,7 +39,8 @@ type ValidationSummary struct {
 	Timestamps []TimestampEntryReport `json:"timestamps,omitempty"`
 	TrustData  TrustData              `json:"trustData"`
 	// Summary is one English sentence on the document as a whole
-	// (sentences.go; not in the specification's table).
+	// (sentences.go; not in the specification's table); a catalogue
+	// words it in another language from DocumentSentence.
 	Summary string `json:"summary"`
 }
 
@@ -148,7 +149,8 @@ type SignatureReport struct {
 	// certificate.
 	CertificateChain []ChainCertificate `json:"certificateChain"`
 	// Summary is one English sentence derived from the indication and
-	// the sub-indication (sentences.go).
+	// the sub-indication (sentences.go); a catalogue words it in another
+	// language from SignatureSentence.
 	Summary string `json:"summary"`
 }
 
