@@ -175,15 +175,21 @@ func (c *Catalog) TrustData(l Lang, td verdict.TrustData) verdict.TrustData {
 	return td
 }
 
-// Summary returns s with its messages and its trust banner in l: the
-// codes stay, the sentences change. English returns s as it is.
+// Summary returns s with its messages, its summary sentences, its scope
+// descriptions and its
+// trust banner in l: the codes stay, the sentences change. English
+// returns s as it is.
 func (c *Catalog) Summary(l Lang, s verdict.ValidationSummary) verdict.ValidationSummary {
 	if l == English {
 		return s
 	}
 	s.TrustData = c.TrustData(l, s.TrustData)
+	s.Summary = c.sentence(l, s.DocumentSentence(), s.Summary)
 	s.Signatures = slices.Clone(s.Signatures)
 	for i := range s.Signatures {
+		r := &s.Signatures[i]
+		r.Summary = c.sentence(l, verdict.SignatureSentence(r.Indication, r.SubIndication), r.Summary)
+		r.SignatureScope = c.scopes(l, r.SignatureScope)
 		s.Signatures[i].Errors = c.messages(l, s.Signatures[i].Errors)
 		s.Signatures[i].Warnings = c.messages(l, s.Signatures[i].Warnings)
 	}
@@ -191,6 +197,31 @@ func (c *Catalog) Summary(l Lang, s verdict.ValidationSummary) verdict.Validatio
 	for i := range s.Timestamps {
 		s.Timestamps[i].Errors = c.messages(l, s.Timestamps[i].Errors)
 		s.Timestamps[i].Warnings = c.messages(l, s.Timestamps[i].Warnings)
+	}
+	return s
+}
+
+// scopes returns scopes with their descriptions in l; a scope made
+// without a template ID keeps its own.
+func (c *Catalog) scopes(l Lang, scopes []verdict.SignatureScope) []verdict.SignatureScope {
+	if scopes == nil {
+		return nil
+	}
+	out := slices.Clone(scopes)
+	for i, s := range out {
+		if s.ID != "" {
+			out[i].Description = c.Message(l, verdict.Message{Message: s.Description, ID: s.ID, Params: s.Params})
+		}
+	}
+	return out
+}
+
+// sentence is the summary sentence key in l; english, the sentence as
+// the summary holds it, when l has no template.
+func (c *Catalog) sentence(l Lang, key verdict.Sentence, english string) string {
+	s, err := c.localize(l, key.ID(), nil)
+	if err != nil {
+		return english
 	}
 	return s
 }

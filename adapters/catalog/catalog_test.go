@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,9 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/catalog"
+	"github.com/svc-dss/dss/adapters/reportpdf"
+	"github.com/svc-dss/dss/domain/ades"
+	"github.com/svc-dss/dss/domain/etsi"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
@@ -34,7 +38,8 @@ func newCatalog(t *testing.T) *catalog.Catalog {
 // codes collects every message code the code base can emit from its
 // declarations, not from a list kept by hand: the string constants named
 // Code… of the domain and of the format readers, and the constants of
-// type SubIndication (an error's code is its sub-indication's name).
+// type SubIndication (an error's code is its sub-indication's name), and
+// the template IDs of the scope descriptions (constants ScopeID…).
 func codes(t *testing.T) []string {
 	t.Helper()
 	root := filepath.Join("..", "..")
@@ -60,7 +65,7 @@ func codes(t *testing.T) []string {
 						typed = true
 					}
 					for i, name := range vs.Names {
-						if i >= len(vs.Values) || !(typed || strings.HasPrefix(name.Name, "Code")) {
+						if i >= len(vs.Values) || !(typed || strings.HasPrefix(name.Name, "Code") || strings.HasPrefix(name.Name, "ScopeID")) {
 							continue
 						}
 						lit, ok := vs.Values[i].(*ast.BasicLit)
@@ -146,6 +151,11 @@ func TestCatalogueComplete(t *testing.T) {
 	}
 	for _, l := range catalog.Langs {
 		ids := c.IDs(l)
+		for _, key := range verdict.Sentences() {
+			if !slices.Contains(ids, key.ID()) {
+				t.Errorf("%s: summary sentence %s has no template", l, key)
+			}
+		}
 		for _, code := range all {
 			if !slices.ContainsFunc(ids, func(id string) bool { return id == code || strings.HasPrefix(id, code+".") }) {
 				t.Errorf("%s: code %s has no template", l, code)
@@ -217,6 +227,88 @@ func TestEnglishIsTheDomainsSentence(t *testing.T) {
 	}
 }
 
+// TestSentencesInEnglish: the English templates of the summary
+// sentences are the domain's table.
+func TestSentencesInEnglish(t *testing.T) {
+	c := newCatalog(t)
+	keys := verdict.Sentences()
+	if len(keys) < 30 {
+		t.Fatalf("only %d summary sentences", len(keys))
+	}
+	for _, key := range keys {
+		t.Run(string(key), func(t *testing.T) {
+			is := is.New(t)
+			is.Equal(c.Text(catalog.English, key.ID()), key.English())
+		})
+	}
+}
+
+// TestScopesInEnglish: the English templates of the scope descriptions
+// render the descriptions the domain writes; German renders them too.
+func TestScopesInEnglish(t *testing.T) {
+	pdf := func(revision, revisions int, whole bool, changes ...string) ades.Signature {
+		return ades.Signature{Placement: &ades.Placement{Kind: ades.PDFField, Name: "Sig1", Revision: revision, Revisions: revisions, CoversWholeDocument: whole, Changes: changes}}
+	}
+	data := func(container string, objects ...ades.DataObject) ades.Signature {
+		return ades.Signature{Container: container, DataObjects: objects}
+	}
+	sigs := []ades.Signature{
+		{CounterSignatureOf: "S-1"},
+		pdf(0, 2, false), pdf(2, 2, true), pdf(1, 2, false), pdf(1, 3, false), pdf(2, 1, false),
+		pdf(1, 3, false, "annotations were added after signing, on page 1", "form fields were filled in or changed after signing: name."),
+		data("", ades.DataObject{Name: "content"}, ades.DataObject{Name: "a \"b\".xml"}),
+		data("ASiC-E", ades.DataObject{Name: "a.txt", Found: true, Intact: true}, ades.DataObject{Name: "b.txt", Found: true}),
+		data("", ades.DataObject{Name: "annex.pdf", Part: 1, Found: true, Intact: true}, ades.DataObject{Name: "content", Found: true}),
+		data("", ades.DataObject{Name: "/ds:Signature/ds:Object[2]", Found: true, Intact: true}, ades.DataObject{Name: "/Invoice/Total", Found: true}),
+		data("", ades.DataObject{Name: "#ref", Found: true, Intact: true}, ades.DataObject{Name: "/", Found: true, Intact: true}),
+	}
+	c := newCatalog(t)
+	seen := map[string]bool{}
+	for _, sig := range sigs {
+		for _, sc := range etsi.Scopes(sig) {
+			t.Run(sc.Description, func(t *testing.T) {
+				is := is.New(t)
+				seen[sc.ID] = true
+				m := verdict.Message{Message: sc.Description, ID: sc.ID, Params: sc.Params}
+				got, err := c.Render(catalog.English, m)
+				is.NoErr(err)
+				is.Equal(got, sc.Description)
+				de, err := c.Render(catalog.German, m)
+				is.NoErr(err)
+				is.True(de != sc.Description)
+			})
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d scope templates exercised, want 12: %v", len(seen), slices.Sorted(maps.Keys(seen)))
+	}
+}
+
+// TestReportLabels: every fixed text of the PDF report is in every
+// language, English as the report's own, with the same fmt verbs in the
+// same order (the report fills them with fmt.Sprintf).
+func TestReportLabels(t *testing.T) {
+	c := newCatalog(t)
+	verbs := regexp.MustCompile(`%[sd]`)
+	labels := reportpdf.Labels()
+	if len(labels) < 50 {
+		t.Fatalf("only %d report labels", len(labels))
+	}
+	for id, en := range labels {
+		for _, l := range catalog.Langs {
+			s, ok := c.Template(l, id)
+			switch {
+			case !ok:
+				t.Errorf("%s: no template %s", l, id)
+			case l == catalog.English && s != en:
+				t.Errorf("en: %s is %q, the report's %q", id, s, en)
+			case !slices.Equal(verbs.FindAllString(s, -1), verbs.FindAllString(en, -1)):
+				t.Errorf("%s: %s has verbs %q, English %q", l, id, verbs.FindAllString(s, -1), verbs.FindAllString(en, -1))
+			}
+		}
+	}
+}
+
 // TestRenderInGerman: a message in German keeps its code, writes its
 // dates in the German way and its names as they are.
 func TestRenderInGerman(t *testing.T) {
@@ -245,6 +337,14 @@ func TestSummaryInALanguage(t *testing.T) {
 	is.Equal(de.Signatures[0].Errors, []verdict.Message{})                                 // [] stays []
 	is.True(strings.HasPrefix(sum.Signatures[0].Warnings[0].Message, "the detached part")) // the original is untouched
 	is.Equal(de.DocumentSHA256, sum.DocumentSHA256)
+	is.Equal(de.Summary, "Das Dokument ist gültig signiert: Jede seiner Signaturen ist gültig.")
+	is.Equal(de.Signatures[0].Summary, "Die Signatur ist gültig.")
+	is.Equal(sum.Signatures[0].Summary, "The signature is valid.")
+
+	sum.Signatures[0].SignatureScope = etsi.Scopes(ades.Signature{Container: "ASiC-E", DataObjects: []ades.DataObject{{Name: "a.txt", Found: true, Intact: true}}})
+	fr := c.Summary(catalog.French, sum)
+	is.Equal(fr.Signatures[0].SignatureScope[0].Description, "L’intégralité du fichier « a.txt » du conteneur ASiC-E.")
+	is.Equal(sum.Signatures[0].SignatureScope[0].Description, `The whole file "a.txt" of the ASiC-E container.`)
 }
 
 func TestNegotiate(t *testing.T) {

@@ -1,9 +1,9 @@
 package reportpdf
 
-import "golang.org/x/text/language"
+import "maps"
 
 // A labelID names one fixed text of the report. The IDs are the message
-// IDs of a later catalogue (go-i18n): keep them stable.
+// IDs of the catalogue (adapters/catalog): keep them stable.
 type labelID string
 
 const (
@@ -77,9 +77,9 @@ const (
 	labelUnknownSigner      labelID = "report.signature.unknownSigner"
 )
 
-// english is the report's text in English, the language of every label
-// until the catalogue has others. Texts with verbs take their values
-// through fmt: %s, %d.
+// english is the report's text in English, the text of a label that
+// Options.Label does not give. Texts with verbs take their values
+// through fmt: %s, %d; a translation keeps them, in the same order.
 var english = map[labelID]string{
 	labelTitle:              "Signature validation report",
 	labelSealed:             "This report is sealed by %s: its own PAdES signature proves that it comes from this validator and has not been changed since.",
@@ -154,9 +154,29 @@ var english = map[labelID]string{
 // labels are the report's texts in one language.
 type labels map[labelID]string
 
-// labelsFor returns the texts for tag: English for every language
-// today, as the catalogue has no other yet.
-func labelsFor(language.Tag) labels { return english }
+// Labels returns the report's fixed texts in English, by ID: those a
+// catalogue translates for Options.Label.
+func Labels() map[string]string {
+	out := make(map[string]string, len(english))
+	for id, s := range english {
+		out[string(id)] = s
+	}
+	return out
+}
+
+// labelsFor returns the texts that label gives, English for the others.
+func labelsFor(label func(id string) (string, bool)) labels {
+	l := maps.Clone(english)
+	if label == nil {
+		return l
+	}
+	for id := range l {
+		if s, ok := label(string(id)); ok {
+			l[id] = s
+		}
+	}
+	return l
+}
 
 // text returns the text of id.
 func (l labels) text(id labelID) string { return l[id] }

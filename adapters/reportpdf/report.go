@@ -10,16 +10,18 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/text/language"
 
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // Options are the choices of Render.
 type Options struct {
-	// Language is the language of the labels; the verdict's own texts
-	// (messages, banner) are as the summary holds them.
-	Language language.Tag
+	// Label, when set, returns the report's fixed text id ("report.…",
+	// Labels) in the report's language, with the English text's fmt
+	// verbs, and whether it has one; the English text stands in for a
+	// missing one. The verdict's own texts (summary sentences, scopes,
+	// messages, banner) are as the summary holds them.
+	Label func(id string) (string, bool)
 	// SealedBy names the seal the report will carry (the seal
 	// certificate's subject); empty, the report says that it is not
 	// sealed.
@@ -46,7 +48,7 @@ const (
 
 // Render returns sum as a PDF report.
 func Render(sum verdict.ValidationSummary, o Options) ([]byte, error) {
-	w, err := newWriter(labelsFor(o.Language))
+	w, err := newWriter(labelsFor(o.Label))
 	if err != nil {
 		return nil, err
 	}

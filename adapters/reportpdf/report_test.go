@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"golang.org/x/text/language"
 
 	"github.com/svc-dss/dss/adapters/reportpdf"
 	"github.com/svc-dss/dss/domain/verdict"
@@ -77,7 +76,7 @@ func text(t *testing.T, pdf []byte) string {
 func TestRenderReads(t *testing.T) {
 	is := is.New(t)
 	sum := summary("Prüfbericht-Müller.pdf")
-	pdf, err := reportpdf.Render(sum, reportpdf.Options{Language: language.English})
+	pdf, err := reportpdf.Render(sum, reportpdf.Options{})
 	is.NoErr(err)
 	is.True(strings.HasPrefix(string(pdf), "%PDF-"))
 	got := text(t, pdf)
@@ -104,6 +103,30 @@ func TestRenderReads(t *testing.T) {
 			t.Errorf("the report's text lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestRenderLabels: the labels Options.Label gives replace the English
+// ones, their verbs filled; the others stay English.
+func TestRenderLabels(t *testing.T) {
+	is := is.New(t)
+	german := map[string]string{
+		"report.title":            "Signaturvalidierungsbericht",
+		"report.signature":        "Signatur %d von %d",
+		"report.chain.revocation": "%s gemäss %s vom %s",
+	}
+	label := func(id string) (string, bool) {
+		s, ok := german[id]
+		return s, ok
+	}
+	pdf, err := reportpdf.Render(summary("Prüfbericht.pdf"), reportpdf.Options{Label: label})
+	is.NoErr(err)
+	got := strings.Join(strings.Fields(text(t, pdf)), " ")
+	for _, want := range []string{"Signaturvalidierungsbericht", "Signatur 1 von 2", "Signatur 2 von 2", "GOOD gemäss OCSP vom 2026-06-01 10:30:00 UTC", "Signed by"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the report's text lacks %q:\n%s", want, got)
+		}
+	}
+	is.True(!strings.Contains(got, "Signature validation report"))
 }
 
 // TestRenderSealNotice: the first page says whether the report is

@@ -356,7 +356,7 @@ func TestInvalidConfiguration(t *testing.T) {
 		{"Redis CA file without TLS", nil, []string{"SVC_DSS_REDIS_URL=redis://redis:6379", "SVC_DSS_REDIS_CA_FILE=/etc/ca.pem"},
 			`config: svc.dss.redis.ca-file (env SVC_DSS_REDIS_CA_FILE) = "/etc/ca.pem": a CA file needs TLS: svc.dss.redis.url must be a rediss:// URL`},
 		{"seal TSA without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL=https://tsa.example.ch/tsa"},
-			`config: svc.dss.validator.report-seal.tsa-url (env SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL) = "https://tsa.example.ch/tsa": a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file`},
+			`config: svc.dss.validator.report-seal.tsa-url (env SVC_DSS_VALIDATOR_REPORT_SEAL_TSA_URL) = "https://tsa.example.ch/tsa": a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file, or svc.dss.validator.report-seal.pkcs11-module and pkcs11-key-label`},
 		{"seal password without a seal key", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD=secret"},
 			`config: svc.dss.validator.report-seal.pkcs12-password (env SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_PASSWORD) = "(hidden)": a password without its file: set svc.dss.validator.report-seal.pkcs12-file`},
 		{"seal of two keys", nil, []string{"SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS12_FILE=/etc/seal.p12", "SVC_DSS_VALIDATOR_REPORT_SEAL_PKCS11_MODULE=/usr/lib/softhsm/libsofthsm2.so",

@@ -315,7 +315,7 @@ func (c *Validator) Validate() error {
 	errs = append(errs, c.ReportSeal.validate()...)
 	if !c.ReportSeal.Configured() && c.ReportSeal.TSAURL != "" {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.tsa-url", c.ReportSeal.TSAURL,
-			errors.New("a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file")))
+			errors.New("a time-stamping unit serves the report seal, and no seal key is configured: set svc.dss.validator.report-seal.pkcs12-file, or svc.dss.validator.report-seal.pkcs11-module and pkcs11-key-label")))
 	}
 	if !c.ReportSeal.Configured() && c.ReportSeal.PKCS12Password != "" {
 		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.report-seal.pkcs12-password", "(hidden)",

@@ -26,7 +26,7 @@ import (
 
 // ErrNoSeal: a Signature Validation Token was asked for, and no report
 // seal is configured to sign one.
-var ErrNoSeal = errors.New("app: no report seal is configured (svc.dss.validator.report-seal.pkcs12-file), so no Signature Validation Token can be issued")
+var ErrNoSeal = errors.New("app: no report seal is configured (svc.dss.validator.report-seal.pkcs12-file, or the PKCS#11 key svc.dss.validator.report-seal.pkcs11-module and pkcs11-key-label), so no Signature Validation Token can be issued")
 
 // tsaTimeout bounds one request to the seal's time-stamping unit.
 const tsaTimeout = 30 * time.Second
@@ -88,7 +88,7 @@ func (v *Validator) Sealed() bool { return v.seal != nil }
 // so on its first page.
 func (v *Validator) ReportPDF(ctx context.Context, sum verdict.ValidationSummary, lang catalog.Lang) ([]byte, error) {
 	sum = v.catalog.Summary(lang, sum)
-	o := reportpdf.Options{Language: lang.Tag()}
+	o := reportpdf.Options{Label: func(id string) (string, bool) { return v.catalog.Template(lang, id) }}
 	if v.seal != nil {
 		o.SealedBy = v.seal.Subject()
 	}
@@ -162,7 +162,7 @@ func (v *Validator) Token(_ context.Context, val report.Validation) ([]byte, err
 // logSeal says at start-up how reports go out.
 func (v *Validator) logSeal() {
 	if v.seal == nil {
-		v.logger.Info("report seal: none configured (svc.dss.validator.report-seal.pkcs12-file); PDF reports are unsealed and say so, no Signature Validation Tokens")
+		v.logger.Info("report seal: none configured (svc.dss.validator.report-seal.pkcs12-file, or pkcs11-module and pkcs11-key-label); PDF reports are unsealed and say so, no Signature Validation Tokens")
 		return
 	}
 	v.logger.Info("report seal configured", slog.String("subject", v.seal.Subject()), slog.Bool("timestamped", v.cfg.ReportSeal.TSAURL != ""))

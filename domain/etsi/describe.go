@@ -63,7 +63,8 @@ func provedTime(r Result) (time.Time, bool) {
 func Scopes(sig ades.Signature) []verdict.SignatureScope {
 	if sig.CounterSignatureOf != "" {
 		return []verdict.SignatureScope{{Kind: verdict.ScopeCounterSignature, Name: sig.CounterSignatureOf,
-			Description: fmt.Sprintf("The signature value of signature %s, which this signature counter-signs.", sig.CounterSignatureOf)}}
+			Description: fmt.Sprintf("The signature value of signature %s, which this signature counter-signs.", sig.CounterSignatureOf),
+			ID:          verdict.ScopeIDCounterSignature, Params: []verdict.Param{verdict.TextParam("Signature", sig.CounterSignatureOf)}}}
 	}
 	if pl := sig.Placement; pl != nil && pl.Kind == ades.PDFField {
 		return []verdict.SignatureScope{pdfScope(*pl)}
@@ -76,17 +77,21 @@ func Scopes(sig ades.Signature) []verdict.SignatureScope {
 }
 
 // pdfScope is the scope of a PDF signature: the revision it covers, and
-// what came after it.
+// what came after it. The changes are the PDF reader's words, in
+// English (ades.Placement.Changes).
 func pdfScope(pl ades.Placement) verdict.SignatureScope {
 	s := verdict.SignatureScope{Kind: verdict.ScopePartial, Name: pl.Name}
+	revision := []verdict.Param{verdict.NumberParam("Revision", pl.Revision), verdict.NumberParam("Revisions", pl.Revisions)}
 	switch {
 	case pl.Revision == 0:
+		s.ID = verdict.ScopeIDPDFUnsound
 		s.Description = "Part of the PDF document: the signature's byte range is unsound, so which revision it covers cannot be told."
 	case pl.CoversWholeDocument:
 		s.Kind = verdict.ScopeFull
+		s.ID, s.Params = verdict.ScopeIDPDFWhole, revision
 		s.Description = fmt.Sprintf("The whole PDF document (revision %d of %d): nothing was added after the signature.", pl.Revision, pl.Revisions)
 	default:
-		later := pl.Revisions - pl.Revision
+		later := max(pl.Revisions-pl.Revision, 0)
 		updates, them := "a later update was", "it"
 		switch {
 		case later > 1:
@@ -94,11 +99,14 @@ func pdfScope(pl ades.Placement) verdict.SignatureScope {
 		case later < 1:
 			updates, them = "bytes outside any revision were", "them"
 		}
+		changes := strings.TrimSuffix(strings.Join(pl.Changes, "; "), ".")
+		s.ID = verdict.ScopeIDPDFRevision
+		s.Params = append(revision, verdict.NumberParam("Later", later), verdict.TextParam("Changes", changes))
 		s.Description = fmt.Sprintf("Revision %d of %d of the PDF document, not the whole document: %s added after the signature", pl.Revision, pl.Revisions, updates)
-		if len(pl.Changes) == 0 {
+		if changes == "" {
 			s.Description += ", and no change to what was signed was found in " + them + "."
 		} else {
-			s.Description += "; " + strings.TrimSuffix(strings.Join(pl.Changes, "; "), ".") + "."
+			s.Description += "; " + changes + "."
 		}
 	}
 	return s
@@ -107,31 +115,43 @@ func pdfScope(pl ades.Placement) verdict.SignatureScope {
 // dataScope is the scope of one data object of sig.
 func dataScope(sig ades.Signature, d ades.DataObject) verdict.SignatureScope {
 	s := verdict.SignatureScope{Kind: verdict.ScopeFull, Name: d.Name}
+	name := verdict.TextParam("Name", d.Name)
 	switch {
 	case !d.Found:
 		s.Kind = verdict.ScopeDigest
+		s.ID, s.Params = verdict.ScopeIDNotFound, []verdict.Param{verdict.QuotedParam("Name", d.Name)}
 		s.Description = fmt.Sprintf("The data %q, which was not found: only its digest is known.", d.Name)
 		if d.Name == "" || d.Name == "content" || d.Name == "payload" {
+			s.ID, s.Params = verdict.ScopeIDDetachedMissing, nil
 			s.Description = "Detached data, which was not supplied: only its digest is known."
 		}
 		return s
 	case sig.Container != "":
+		s.ID, s.Params = verdict.ScopeIDContainerFile, []verdict.Param{verdict.QuotedParam("Name", d.Name), verdict.TextParam("Container", sig.Container)}
 		s.Description = fmt.Sprintf("The whole file %q of the %s container.", d.Name, sig.Container)
 	case d.Part > 0:
+		s.ID, s.Params = verdict.ScopeIDDetachedFile, []verdict.Param{verdict.QuotedParam("Name", d.Name)}
 		s.Description = fmt.Sprintf("The whole detached file %q.", d.Name)
 	case d.Name == "content" || d.Name == "payload" || d.Name == "/":
+		s.ID = verdict.ScopeIDDocument
 		s.Description = "The whole document."
 	case enveloped(d.Name):
+		s.ID, s.Params = verdict.ScopeIDEnveloped, []verdict.Param{name}
 		s.Description = fmt.Sprintf("The whole content enveloped in the signature, the XML element %s.", d.Name)
 	case strings.HasPrefix(d.Name, "/"):
 		s.Kind = verdict.ScopePartial
+		s.ID, s.Params = verdict.ScopeIDXMLElement, []verdict.Param{name}
 		s.Description = fmt.Sprintf("The XML element %s of the document, not the whole document.", d.Name)
 	default:
+		s.ID, s.Params = verdict.ScopeIDData, []verdict.Param{verdict.QuotedParam("Name", d.Name)}
 		s.Description = fmt.Sprintf("The data %q.", d.Name)
 	}
+	changed := ""
 	if !d.Intact && d.Unchecked == "" {
+		changed = "yes"
 		s.Description = strings.TrimSuffix(s.Description, ".") + "; it was changed after it was signed."
 	}
+	s.Params = append(s.Params, verdict.TextParam("Changed", changed))
 	return s
 }
 

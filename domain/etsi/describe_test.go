@@ -19,6 +19,16 @@ func scope(kind verdict.ScopeKind, name, description string) verdict.SignatureSc
 	return verdict.SignatureScope{Kind: kind, Name: name, Description: description}
 }
 
+// described is scopes without what a catalogue words them from
+// (adapters/catalog tests that the English template is the description).
+func described(scopes []verdict.SignatureScope) []verdict.SignatureScope {
+	out := make([]verdict.SignatureScope, len(scopes))
+	for i, s := range scopes {
+		out[i] = scope(s.Kind, s.Name, s.Description)
+	}
+	return out
+}
+
 // Scopes says what a signature covers, from the evidence alone.
 func TestScopes(t *testing.T) {
 	t.Parallel()
@@ -52,7 +62,7 @@ func TestScopes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			is.New(t).Equal(etsi.Scopes(tt.sig), tt.want)
+			is.New(t).Equal(described(etsi.Scopes(tt.sig)), tt.want)
 		})
 	}
 }

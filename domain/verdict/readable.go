@@ -83,7 +83,28 @@ type SignatureScope struct {
 	Kind        ScopeKind `json:"kind"`
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
+	// ID and Params are what a catalogue words Description from in
+	// another language: one of the ScopeID… templates and its named
+	// parameters.
+	ID     string  `json:"-"`
+	Params []Param `json:"-"`
 }
+
+// Template IDs of the scope descriptions (SignatureScope.ID).
+const (
+	ScopeIDCounterSignature = "scope.counter-signature"
+	ScopeIDPDFUnsound       = "scope.pdf-unsound"
+	ScopeIDPDFWhole         = "scope.pdf-whole"
+	ScopeIDPDFRevision      = "scope.pdf-revision"
+	ScopeIDNotFound         = "scope.not-found"
+	ScopeIDDetachedMissing  = "scope.detached-missing"
+	ScopeIDContainerFile    = "scope.container-file"
+	ScopeIDDetachedFile     = "scope.detached-file"
+	ScopeIDDocument         = "scope.document"
+	ScopeIDEnveloped        = "scope.enveloped"
+	ScopeIDXMLElement       = "scope.xml-element"
+	ScopeIDData             = "scope.data"
+)
 
 // Sources of a trust anchor (ChainCertificate.AnchorSource).
 const (

@@ -1,5 +1,10 @@
 package verdict
 
+import (
+	"maps"
+	"slices"
+)
+
 // A Sentence is one sentence of the verdict's summaries, named by a
 // stable key: the indication or the sub-indication it renders for a
 // signature, a DOCUMENT_ key for the document. The English text is
@@ -78,6 +83,14 @@ var english = map[Sentence]string{
 // not hold.
 func (s Sentence) English() string { return english[s] }
 
+// ID is the catalogue's ID of the sentence's template: "summary." and
+// the key.
+func (s Sentence) ID() string { return "summary." + string(s) }
+
+// Sentences returns the keys of the table, sorted: those a catalogue
+// must translate.
+func Sentences() []Sentence { return slices.Sorted(maps.Keys(english)) }
+
 // SignatureSentence is the sentence of a signature of indication ind
 // and sub-indication sub (nil or ignored when TOTAL_PASSED): the
 // sub-indication's, else the indication's.
@@ -94,10 +107,10 @@ func SignatureSentence(ind Indication, sub *SubIndication) Sentence {
 	return SentenceIndeterminate
 }
 
-// documentSentence is the sentence of s as a whole: as valid decides,
+// DocumentSentence is the sentence of s as a whole: as valid decides,
 // over the signatures of the document (counter-signatures aside,
 // docs/decisions/0017) and the time-stamp entries.
-func (s ValidationSummary) documentSentence() Sentence {
+func (s ValidationSummary) DocumentSentence() Sentence {
 	signatures, failed, unsure := 0, false, false
 	for _, r := range s.Signatures {
 		if r.CounterSignatureOf != "" {

@@ -39,7 +39,8 @@ type ValidationSummary struct {
 	Timestamps []TimestampEntryReport `json:"timestamps,omitempty"`
 	TrustData  TrustData              `json:"trustData"`
 	// Summary is one English sentence on the document as a whole
-	// (sentences.go; not in the specification's table).
+	// (sentences.go; not in the specification's table); a catalogue
+	// words it in another language from DocumentSentence.
 	Summary string `json:"summary"`
 }
 
@@ -148,7 +149,8 @@ type SignatureReport struct {
 	// certificate.
 	CertificateChain []ChainCertificate `json:"certificateChain"`
 	// Summary is one English sentence derived from the indication and
-	// the sub-indication (sentences.go).
+	// the sub-indication (sentences.go); a catalogue words it in another
+	// language from SignatureSentence.
 	Summary string `json:"summary"`
 }
 
@@ -228,7 +230,7 @@ func Summarize(name string, documentSHA256 [sha256.Size]byte, reports []Signatur
 		r.Summary = SignatureSentence(r.Indication, r.SubIndication).English()
 		s.Signatures[i] = r
 	}
-	s.Summary = s.documentSentence().English()
+	s.Summary = s.DocumentSentence().English()
 	return s
 }
 
@@ -261,7 +263,7 @@ func (s ValidationSummary) WithTimestamps(entries []TimestampEntryReport) Valida
 		s.Timestamps[i] = e
 	}
 	s.Valid = valid
-	s.Summary = s.documentSentence().English()
+	s.Summary = s.DocumentSentence().English()
 	return s
 }
 

@@ -12,11 +12,15 @@ import (
 )
 
 // The UI in headless Chromium (testdata/browser/ui.mjs): log in through
-// the tenant's provider, upload a PAdES document, read the verdict,
-// download both reports; then, the clock eight days on, the banner on the
-// form and the result; and the cross-tenant guard. Screenshots of each
-// page are in the test's artifact directory (go tool task browser keeps
-// them under test-output/).
+// the tenant's provider, upload a PAdES document, read the verdict (who
+// signed, when, what, the chain), download the reports, the PDF one read
+// with pdftotext in English and German; the form, the result and an
+// error page in each language, each without a serious or critical
+// axe-core violation; the result at 375px without sideways scrolling;
+// then, the clock eight days on, the banner on the form and the result;
+// and the cross-tenant guard. Screenshots of each page are in the test's
+// artifact directory (go tool task browser keeps them under
+// test-output/).
 func TestBrowserUI(t *testing.T) {
 	t.Parallel()
 	srv, w := signedUIWorld(t, "SVC_DSS_VALIDATOR_SESSION_IDLE_TIMEOUT=P10D", "SVC_DSS_VALIDATOR_SESSION_ABSOLUTE_TIMEOUT=P20D")

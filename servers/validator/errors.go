@@ -104,7 +104,7 @@ func uiProblem(err error) (problem.Problem, bool) {
 	case errors.Is(err, errNoSeal):
 		return problem.New(http.StatusNotFound, "no-report-seal", "This validator has no report seal configured, so it issues no Signature Validation Token. Its PDF report is available, unsealed."), true
 	case errors.Is(err, validator.ErrNoSeal):
-		return problem.New(http.StatusNotAcceptable, "not-acceptable", "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report."), true
+		return problem.New(http.StatusNotAcceptable, "not-acceptable", "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file, or a PKCS#11 key: svc.dss.validator.report-seal.pkcs11-module and pkcs11-key-label), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report."), true
 	case errors.Is(err, svt.ErrNoSignature):
 		return problem.New(http.StatusUnprocessableEntity, "no-signature", "The document holds no signature, and a Signature Validation Token states the validation of at least one."), true
 	case errors.Is(err, ports.ErrNoSession):

@@ -71,22 +71,29 @@ func postIn(t *testing.T, base string, file []byte, acceptLanguage string) (*htt
 
 // TestAPIMessagesInLanguages (issue 23): POST /api/validate answers in
 // the language Accept-Language prefers among en, de, fr and it, by its
-// q-values, English for any other; the codes are the same in every
-// language, and Content-Language says which it is.
+// q-values, English for any other, messages and summary sentence alike;
+// the codes are the same in every language, and Content-Language says
+// which it is.
 func TestAPIMessagesInLanguages(t *testing.T) {
 	t.Parallel()
 	s := dev(t)
 	token := bareToken(t)
+	const (
+		enSummary = "The validity of the document could not be established: at least one of its signatures or time-stamps could not be judged."
+		deSummary = "Die Gültigkeit des Dokuments konnte nicht festgestellt werden: Mindestens eine seiner Signaturen oder Zeitstempel konnte nicht beurteilt werden."
+	)
 	tests := []struct {
-		name, header, lang, message string
+		name, header, lang, message, summary string
 	}{
-		{"no header", "", "en", "the time-stamped data was not found"},
-		{"German", "de", "de", "die mit Zeitstempel versehenen Daten wurden nicht gefunden"},
-		{"Swiss German", "de-CH", "de", "die mit Zeitstempel versehenen Daten wurden nicht gefunden"},
-		{"French first by q-value", "en;q=0.5, fr-CH, fr;q=0.9", "fr", "les données horodatées sont introuvables"},
-		{"Italian, the only one spoken", "es, it;q=0.3", "it", "i dati con marca temporale non sono stati trovati"},
-		{"an unknown language is English", "es", "en", "the time-stamped data was not found"},
-		{"a malformed header is English", "de;q=x;;", "en", "the time-stamped data was not found"},
+		{"no header", "", "en", "the time-stamped data was not found", enSummary},
+		{"German", "de", "de", "die mit Zeitstempel versehenen Daten wurden nicht gefunden", deSummary},
+		{"Swiss German", "de-CH", "de", "die mit Zeitstempel versehenen Daten wurden nicht gefunden", deSummary},
+		{"French first by q-value", "en;q=0.5, fr-CH, fr;q=0.9", "fr", "les données horodatées sont introuvables",
+			"La validité du document n’a pas pu être établie : au moins une de ses signatures ou de ses horodatages n’a pas pu être évalué."},
+		{"Italian, the only one spoken", "es, it;q=0.3", "it", "i dati con marca temporale non sono stati trovati",
+			"Non è stato possibile stabilire la validità del documento: almeno una delle sue firme o marche temporali non ha potuto essere valutata."},
+		{"an unknown language is English", "es", "en", "the time-stamped data was not found", enSummary},
+		{"a malformed header is English", "de;q=x;;", "en", "the time-stamped data was not found", enSummary},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +106,7 @@ func TestAPIMessagesInLanguages(t *testing.T) {
 			is.Equal(len(sum.Timestamps), 1)
 			e := sum.Timestamps[0]
 			is.Equal(e.Errors, []verdict.Message{{Code: "SIGNED_DATA_NOT_FOUND", Message: tt.message}}) // the code in every language
+			is.Equal(sum.Summary, tt.summary)                                                           // the document's sentence too
 		})
 	}
 	t.Run("trust status", func(t *testing.T) {

@@ -196,6 +196,17 @@ type signatureView struct {
 	// Signer, SigningTime and BestTime are who signed and when, in
 	// words: the time the signer claims, and the time proved.
 	Signer, SigningTime, BestTime string
+	// Chain is the certification path, signing certificate first.
+	Chain []chainView
+}
+
+// chainView is one certificate of a signature's path in words.
+type chainView struct {
+	Subject, Issuer, Validity string
+	// Anchor says that the certificate is the trust anchor and whence,
+	// or that the path stops at it untrusted; empty otherwise.
+	Anchor     string
+	Revocation string
 }
 
 type asOf struct {
@@ -227,6 +238,7 @@ type trustView struct {
 // newResultPage builds the result page of sum.
 func newResultPage(b base, tenant string, sum verdict.ValidationSummary, sealed bool) resultPage {
 	w := words{b}
+	sum = b.cat.Summary(b.Lang, sum)
 	td := sum.TrustData
 	p := resultPage{
 		base: b, Tenant: tenant, Summary: sum, Sealed: sealed,
@@ -269,8 +281,8 @@ const categoryNoListLoaded = "no-list-loaded"
 type words struct{ base }
 
 func (w words) signature(n, of int, r verdict.SignatureReport, td verdict.TrustData) signatureView {
-	v := signatureView{N: n, Of: of, R: r, Framework: w.framework(r.TrustFramework), Signer: signerWords(r.SignedBy),
-		SigningTime: "Not given by the signer", BestTime: "Not proved: no time-stamp proves when the signature existed"}
+	v := signatureView{N: n, Of: of, R: r, Framework: w.framework(r.TrustFramework), Signer: w.signer(r.SignedBy),
+		SigningTime: w.T("ui.result.signing-time-none"), BestTime: w.T("ui.result.best-time-none"), Chain: w.chain(r.CertificateChain)}
 	if r.SigningTime != nil {
 		v.SigningTime = w.When(*r.SigningTime)
 	}
@@ -321,26 +333,65 @@ func (w words) signature(n, of int, r verdict.SignatureReport, td verdict.TrustD
 	return v
 }
 
-// signerWords names the signer for people: a person by name, a
-// pseudonym marked; an organisation by its name and identifier.
-func signerWords(s *verdict.SignedBy) string {
+// signer names the signer for people: a person by name, a pseudonym
+// marked; an organisation by its name and identifier.
+func (w words) signer(s *verdict.SignedBy) string {
 	if s == nil {
-		return "Unknown: no signing certificate was identified"
+		return w.T("ui.signer.unknown")
 	}
-	w := s.Name
+	name := s.Name
 	if s.Pseudonym {
-		w += " (a pseudonym)"
+		name = w.T("ui.signer.pseudonym", "Name", name)
 	}
 	if s.Kind != verdict.SignerOrganization {
-		return w
+		return name
 	}
 	if s.Organization != "" && s.Organization != s.Name {
-		w += ", " + s.Organization
+		name += ", " + s.Organization
 	}
 	if s.OrganizationIdentifier != "" {
-		w += " (" + s.OrganizationIdentifier + ")"
+		name += " (" + s.OrganizationIdentifier + ")"
 	}
-	return w + ": an organisation's seal"
+	return w.T("ui.signer.seal", "Name", name)
+}
+
+// chain is a certification path in words, signing certificate first.
+func (w words) chain(path []verdict.ChainCertificate) []chainView {
+	var out []chainView
+	for i, c := range path {
+		v := chainView{Subject: c.Subject, Issuer: c.Issuer,
+			Validity: w.T("ui.result.chain-validity", "From", w.When(c.NotBefore), "To", w.When(c.NotAfter))}
+		switch {
+		case c.TrustAnchor && c.TrustedList != nil:
+			v.Anchor = w.T("ui.result.chain-anchor-list", "Territory", c.TrustedList.Territory, "Framework", w.framework(c.TrustedList.TrustFramework))
+		case c.TrustAnchor:
+			v.Anchor = w.T("ui.result.chain-anchor-private")
+		case i == len(path)-1:
+			v.Anchor = w.T("ui.result.chain-ends")
+		}
+		v.Revocation = w.revocation(c.Revocation)
+		out = append(out, v)
+	}
+	return out
+}
+
+// revocation is what revocation data said of a certificate, in words.
+func (w words) revocation(r *verdict.RevocationStatus) string {
+	if r == nil {
+		return w.T("ui.result.revocation-none")
+	}
+	at := r.ThisUpdate
+	if r.ProducedAt != nil {
+		at = *r.ProducedAt
+	}
+	where := w.T("ui.result.revocation-fetched")
+	if r.Embedded {
+		where = w.T("ui.result.revocation-embedded")
+	}
+	if r.Status == "REVOKED" && r.RevokedAt != nil {
+		return w.T("ui.result.revocation-revoked", "RevokedAt", w.When(*r.RevokedAt), "Source", r.Source, "Time", w.When(at), "Where", where)
+	}
+	return w.T("ui.result.revocation-good", "Source", r.Source, "Time", w.When(at), "Where", where)
 }
 
 // asOfFor is the marker of a signature anchored in territory's list when

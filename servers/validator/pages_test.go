@@ -99,6 +99,18 @@ func TestPagesInEveryLanguage(t *testing.T) {
 		sigs = append(sigs, verdict.SignatureReport{SignatureID: "S" + q, Indication: verdict.TotalPassed, TrustFramework: verdict.FrameworkCHZertES,
 			AnchorCountry: &ch, SwissQualification: str(q), HandwrittenEquivalent: &yes, Errors: []verdict.Message{}, Warnings: []verdict.Message{}})
 	}
+	cert := verdict.Certificate{Subject: "CN=Maria Muster", Issuer: "CN=CA", SerialNumber: "1", NotBefore: at, NotAfter: at.Add(time.Hour)}
+	sigs[0].SignedBy = &verdict.SignedBy{Kind: verdict.SignerOrganization, Name: "Acme", OrganizationIdentifier: "NTRCH-CHE-123.456.789", Pseudonym: true, Certificate: cert}
+	sigs[0].SigningTime, sigs[0].BestSignatureTime = &at, &at
+	sigs[0].SignatureScope = []verdict.SignatureScope{{Kind: verdict.ScopeFull, Name: "content", Description: "The whole document.", ID: verdict.ScopeIDDocument,
+		Params: []verdict.Param{verdict.TextParam("Changed", "")}}}
+	sigs[0].CertificateChain = []verdict.ChainCertificate{
+		{Certificate: cert, Revocation: &verdict.RevocationStatus{Status: "REVOKED", Source: "OCSP", ProducedAt: &at, ThisUpdate: at, RevokedAt: &at}},
+		{Certificate: cert, Revocation: &verdict.RevocationStatus{Status: "GOOD", Source: "CRL", Embedded: true, ThisUpdate: at}},
+		{Certificate: cert, TrustAnchor: true, AnchorSource: verdict.AnchorTrustedList, TrustedList: &verdict.AnchorList{TrustFramework: verdict.FrameworkCHZertES, Territory: "CH"}},
+	}
+	sigs[1].CertificateChain = []verdict.ChainCertificate{{Certificate: cert}, {Certificate: cert, TrustAnchor: true, AnchorSource: verdict.AnchorPrivateCA}}
+	sigs[2].CertificateChain = []verdict.ChainCertificate{{Certificate: cert}}
 	sigs = append(sigs, verdict.SignatureReport{SignatureID: "none", Indication: verdict.Indeterminate, SubIndication: &sub, Errors: []verdict.Message{},
 		Warnings: []verdict.Message{}})
 	var entries []verdict.TimestampEntryReport

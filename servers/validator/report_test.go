@@ -164,7 +164,7 @@ func TestValidateAPIUnsealed(t *testing.T) {
 
 	res, body = postAs(t, s.URL, "contract.p7m", doc, "application/jwt")
 	is.Equal(res.StatusCode, 406)
-	is.Equal(problemDetail(t, body), "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report.")
+	is.Equal(problemDetail(t, body), "This validator has no report seal configured (svc.dss.validator.report-seal.pkcs12-file, or a PKCS#11 key: svc.dss.validator.report-seal.pkcs11-module and pkcs11-key-label), so it issues no Signature Validation Token (application/jwt); ask for application/json, or application/pdf for an unsealed report.")
 }
 
 // An Accept header that names neither the PDF report nor the token gets

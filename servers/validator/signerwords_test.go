@@ -3,6 +3,9 @@ package main
 import (
 	"testing"
 
+	"github.com/matryer/is"
+
+	"github.com/svc-dss/dss/adapters/catalog"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
@@ -22,9 +25,18 @@ func TestSignerWords(t *testing.T) {
 		{&verdict.SignedBy{Kind: verdict.SignerOrganization, Name: "Acme AG", Organization: "Acme AG", OrganizationIdentifier: "VATDE-123456789"},
 			"Acme AG (VATDE-123456789): an organisation's seal"},
 	}
+	cat, err := catalog.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := words{newBase(cat, catalog.English, pathResult, "ui.result.title")}
 	for _, tt := range tests {
-		if got := signerWords(tt.signer); got != tt.want {
-			t.Errorf("signerWords(%+v) = %q, want %q", tt.signer, got, tt.want)
+		if got := w.signer(tt.signer); got != tt.want {
+			t.Errorf("signer(%+v) = %q, want %q", tt.signer, got, tt.want)
 		}
 	}
+	de := words{newBase(cat, catalog.German, pathResult, "ui.result.title")}
+	is := is.New(t)
+	is.Equal(de.signer(tests[2].signer), "Ghostwriter 7 (ein Pseudonym)")
+	is.Equal(de.signer(tests[3].signer), "Acme Invoices, Acme AG (NTRCH-CHE-123.456.789): das Siegel einer Organisation")
 }
