@@ -67,7 +67,7 @@ func TestNew(t *testing.T) {
 				is.Equal(s.SigVal[0].Result, tt.res[i])
 				is.Equal(s.SigVal[0].Msg, tt.msg)
 				is.Equal(s.SigRef.SigHash, "A5BYxvLAy0ksUzsKTRTvd8wPeKvMztUofYShogEc+4E=") // SHA-256 of 1, 2, 3
-				is.Equal(s.SigDataRef, []svt.SigDataRef{{Ref: "content", Hash: "BAUG"}}) // SHA-1 left out
+				is.Equal(s.SigDataRef, []svt.SigDataRef{{Ref: "content", Hash: "BAUG"}})   // SHA-1 left out
 			}
 		})
 	}
