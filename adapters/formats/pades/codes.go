@@ -17,6 +17,10 @@ const (
 //   - CodeByteRangeInvalid: the /ByteRange does not start the file,
 //     overlaps itself, leaves a gap other than its own /Contents or
 //     reaches beyond the file, so what was signed is not the document;
+//     or it covers again, after its /Contents, what the signatures before
+//     it cover after theirs, more than twice the file together, as only
+//     signatures sharing one revision do (of which at most one is
+//     intact): it is not hashed;
 //   - CodePagesChanged, CodePageContentChanged: a later incremental
 //     update added or removed pages, or changed what a signed page shows
 //     (its content streams, its resources and what they draw, its boxes
