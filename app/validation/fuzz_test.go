@@ -14,7 +14,9 @@ import (
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/verdict"
+	"github.com/svc-dss/dss/fixtures/asic"
 	"github.com/svc-dss/dss/fixtures/cades"
+	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/validationtest"
 )
 
@@ -55,6 +57,30 @@ func FuzzValidate(f *testing.F) {
 			}
 			f.Add(doc.Name, doc.Data, partName, part)
 		}
+	}
+	// Evidence the process decides otherwise: revoked, expired and
+	// untrusted signers, a Swiss and a sealing certificate, two PDF
+	// signatures, containers of every kind.
+	for _, seed := range []struct {
+		format validationtest.Format
+		s      validationtest.Signature
+	}{
+		{validationtest.CAdES, validationtest.Signature{Level: cades.LT, Defect: cades.RevokedSigner}},
+		{validationtest.CAdES, validationtest.Signature{Level: cades.LT, Defect: cades.ExpiredSigner}},
+		{validationtest.CAdES, validationtest.Signature{Level: cades.LT, Defect: cades.UntrustedRoot}},
+		{validationtest.CAdES, validationtest.Signature{Level: cades.LTA, Defect: cades.BrokenArchiveTimestamp}},
+		{validationtest.CAdES, validationtest.Signature{Level: cades.LT, Signer: kit.PKI.SignerCHQES, TSA: kit.PKI.TSACH}},
+		{validationtest.XAdES, validationtest.Signature{Level: cades.LT, Signer: kit.PKI.SealEUQES}},
+		{validationtest.PAdES, validationtest.Signature{Level: cades.T, PDFDefect: pades.ForeignContents}},
+		{validationtest.ASiC, validationtest.Signature{Level: cades.LT, Container: asic.ASiCE, Inner: asic.XAdES}},
+		{validationtest.ASiC, validationtest.Signature{Level: cades.LT, Container: asic.ASiCE, Inner: asic.CAdES}},
+		{validationtest.ASiC, validationtest.Signature{Container: asic.ASiCE, Inner: asic.TimestampOnly}},
+	} {
+		doc, err := kit.Sign(seed.format, seed.s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(doc.Name, doc.Data, "", []byte(nil))
 	}
 	f.Fuzz(func(t *testing.T, name string, data []byte, partName string, part []byte) {
 		doc := validation.Document{Name: name, Data: data}
