@@ -28,12 +28,20 @@ type Catalog struct {
 	templates map[Lang]map[string]string
 }
 
-// New reads the embedded catalogue.
-func New() (*Catalog, error) {
+// New reads the embedded catalogue of langs, or of every language when
+// none is given. English, every language's fallback, is always read. A
+// language that was not read is rendered as English.
+func New(langs ...Lang) (*Catalog, error) {
+	if len(langs) == 0 {
+		langs = Langs
+	}
 	b := i18n.NewBundle(English.Tag())
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	c := &Catalog{localizers: map[Lang]*i18n.Localizer{}, templates: map[Lang]map[string]string{}}
-	for _, l := range Langs {
+	for _, l := range append([]Lang{English}, langs...) {
+		if _, ok := c.templates[l]; ok {
+			continue
+		}
 		name := string(l) + ".toml"
 		f, err := b.LoadMessageFileFS(files, name)
 		if err != nil {

@@ -382,3 +382,16 @@ func TestParseLang(t *testing.T) {
 	_, err := catalog.ParseLang("es")
 	is.Equal(err.Error(), `unknown language "es": use en, de, fr or it`)
 }
+
+// TestNewSomeLanguages: a catalogue read for German renders German and,
+// in a language it did not read, the domain's English.
+func TestNewSomeLanguages(t *testing.T) {
+	is := is.New(t)
+	c, err := catalog.New(catalog.German)
+	is.NoErr(err)
+	d := verdict.DetachedPartNotSigned("a.xml")
+	is.True(strings.HasPrefix(c.Message(catalog.German, d), "der separate Teil „a.xml“"))
+	is.Equal(c.Message(catalog.French, d), d.Message)
+	is.Equal(len(c.IDs(catalog.French)), 0)
+	is.Equal(c.IDs(catalog.English), newCatalog(t).IDs(catalog.English))
+}

@@ -232,13 +232,13 @@ func unauthenticated(format string, args ...any) error {
 
 // errorCodePattern is the shape of an OAuth error code (RFC 6749 A.7,
 // narrowed to what providers send).
-var errorCodePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+var errorCodePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_]{1,64}$`) })
 
 // ErrorCode returns an OAuth error code a provider sent, fit to be shown
 // and logged, or a fixed phrase when it is not shaped like one: the
 // value comes from the browser's query string.
 func ErrorCode(s string) string {
-	if errorCodePattern.MatchString(s) {
+	if errorCodePattern().MatchString(s) {
 		return s
 	}
 	return "an unrecognised error"

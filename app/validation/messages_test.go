@@ -16,7 +16,7 @@ import (
 
 // theCatalogue is the message catalogue every validation of these tests
 // is held to (validateReport).
-var theCatalogue = sync.OnceValues(catalog.New)
+var theCatalogue = sync.OnceValues(func() (*catalog.Catalog, error) { return catalog.New() })
 
 // catalogued returns the template IDs of sum's messages, and an error
 // for a message whose English template does not render the very

@@ -18,6 +18,7 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ErrBadRequest is a request the server cannot sign: 400. Errors wrapping
@@ -130,8 +131,12 @@ type Job struct {
 }
 
 var (
-	uuidPattern  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	labelPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+	// The patterns are compiled on first use: every command of the
+	// binaries that import this package pays for its initialisation.
+	uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	})
+	labelPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`) })
 	hashes       = map[string]crypto.Hash{"SHA-256": crypto.SHA256, "SHA-384": crypto.SHA384, "SHA-512": crypto.SHA512}
 )
 
@@ -139,11 +144,11 @@ var (
 func Check(r Request) (Job, error) {
 	j := Job{Tenant: r.TenantID, Module: r.ModuleUUID, KeyLabel: r.KeyLabel}
 	switch {
-	case !uuidPattern.MatchString(r.TenantID):
+	case !uuidPattern().MatchString(r.TenantID):
 		return Job{}, bad("tenantId must be a UUID")
-	case !uuidPattern.MatchString(r.ModuleUUID):
+	case !uuidPattern().MatchString(r.ModuleUUID):
 		return Job{}, bad("moduleUuid must be a UUID")
-	case !labelPattern.MatchString(r.KeyLabel):
+	case !labelPattern().MatchString(r.KeyLabel):
 		return Job{}, bad("keyLabel must be 1 to 64 letters, digits, '.', '_' or '-'")
 	}
 	h, ok := hashes[r.HashAlgorithm]

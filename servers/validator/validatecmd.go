@@ -182,12 +182,18 @@ func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, logger
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
-	cat, err := catalog.New()
-	if err != nil {
-		fmt.Fprintf(stderr, "validate: %v\n", err)
-		return 1
+	sum := res.Summary
+	if vc.lang != catalog.English {
+		// The summary is written in English; only another language
+		// needs the catalogue, and only its own part of it.
+		cat, err := catalog.New(vc.lang)
+		if err != nil {
+			fmt.Fprintf(stderr, "validate: %v\n", err)
+			return 1
+		}
+		sum = cat.Summary(vc.lang, sum)
 	}
-	return printJSON(stdout, stderr, cat.Summary(vc.lang, res.Summary))
+	return printJSON(stdout, stderr, sum)
 }
 
 // readCertificates reads the certificate files of flag, PEM (one
