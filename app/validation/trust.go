@@ -374,14 +374,19 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 // store, and it is never cached. A downloaded copy leaves the copy in use,
 // which authenticated when it was adopted, as it is; a copy read again
 // from the cache (at start-up, or confirmed unchanged online) is the copy
-// in use, which goes with it. Either way the list reports the refusal and
-// degrades the store until a copy authenticates again.
+// in use, which goes with it, and so does its last online confirmation:
+// bytes whose signature is INVALID or INDETERMINATE were never confirmed.
+// Either way the list reports the refusal and degrades the store until a
+// copy authenticates again.
 func (s *TrustStore) refuse(ctx context.Context, st trust.ListState, rec freshness.List, check trust.Check, outcome freshness.Outcome, now time.Time) trust.ListState {
 	s.logger.WarnContext(ctx, "trusted list: refused: its own signature is not valid; the copy in use is kept",
 		slog.String("list", st.Territory), slog.String("url", st.URL),
 		slog.String("authenticity", check.Authenticity.String()), slog.String("reason", check.Reason.String()))
 	if outcome.Kind != freshness.Downloaded {
 		st.List, st.Authenticity, st.SHA1Signature, st.SHA256 = nil, 0, false, [sha256.Size]byte{}
+		// The confirmation recorded for these bytes (while they could not
+		// be checked) confirmed a copy now refused: it confirmed nothing.
+		rec.LastOnlineConfirmation, rec.ConfirmedInThisProcess = time.Time{}, false
 	}
 	if outcome.Kind != 0 {
 		rec = freshness.Record(rec, freshness.Outcome{Kind: freshness.Refused, Authenticity: check.Authenticity}, now)

@@ -503,3 +503,44 @@ func TestSubstitutedMemberList(t *testing.T) {
 	is.Equal(de.Authenticity, "VALID")
 	is.Equal(*de.SequenceNumber, 1)
 }
+
+// A copy whose own signature is INVALID was never confirmed online:
+// the confirmation recorded for the bytes while they could not be checked
+// (no keystore) does not survive their being shown INVALID, at start-up
+// or when the publisher reports them unchanged.
+func TestInvalidCopyIsNeverConfirmed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		refresh bool
+	}{
+		{"loaded from the cache", false},
+		{"confirmed unchanged", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			e := newEnv(t)
+			is.NoErr(e.eco.Publish("DE", e.eco.Spec("DE"), tl.Tampered))
+			unchecked := e.sources()
+			unchecked.OJCerts, unchecked.SwissCerts = nil, nil
+			e.store(t, unchecked).Refresh(context.Background())
+
+			e.clock.Advance(time.Hour)
+			s := e.store(t, e.sources())
+			s.LoadCache(context.Background())
+			if tt.refresh {
+				s.Refresh(context.Background())
+			}
+			de := list(e.status(s), "DE")
+			is.True(de.Refused != nil)
+			is.Equal(de.Refused.Authenticity, "INVALID")
+			is.Equal(de.LastOnlineConfirmation, nil)
+
+			restarted := e.store(t, e.sources())
+			restarted.LoadCache(context.Background())
+			is.Equal(list(e.status(restarted), "DE").LastOnlineConfirmation, nil)
+		})
+	}
+}
