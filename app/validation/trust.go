@@ -283,6 +283,7 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 		// Start-up: the cache's bookkeeping is what this process knows.
 		st.LastOnlineConfirmation = cached.Meta.LastOnlineConfirmation
 		st.ConsecutiveFailures = cached.Meta.ConsecutiveFailures
+		st.LastRefresh, st.LastRefreshAt = cached.Meta.LastRefresh, cached.Meta.LastRefreshAt
 	}
 	rec := freshness.FromState(st)
 	if m == offline {
@@ -310,6 +311,10 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 		}
 	default:
 		st = s.adopt(ctx, st, rec, data, signers, freshness.Outcome{Kind: freshness.Downloaded}, now, true)
+	}
+	st.LastRefresh, st.LastRefreshAt = "ok", now
+	if st.LastFailure != "" {
+		st.LastRefresh = st.LastFailure
 	}
 	s.persist(ctx, url, st, data, cached, cerr)
 	return st
@@ -439,7 +444,10 @@ func readList(data []byte, signers signerSet) (trust.List, trust.Check, error) {
 // persist writes what a pass learnt back to the cache: new bytes that
 // parsed and are not shown tampered or substituted, else the bookkeeping.
 func (s *TrustStore) persist(ctx context.Context, url string, st trust.ListState, data []byte, cached ports.CachedList, cerr error) {
-	meta := ports.ListMeta{URL: url, Downloaded: cached.Meta.Downloaded, LastOnlineConfirmation: st.LastOnlineConfirmation, ConsecutiveFailures: st.ConsecutiveFailures}
+	meta := ports.ListMeta{
+		URL: url, Downloaded: cached.Meta.Downloaded, LastOnlineConfirmation: st.LastOnlineConfirmation, ConsecutiveFailures: st.ConsecutiveFailures,
+		LastRefresh: st.LastRefresh, LastRefreshAt: st.LastRefreshAt,
+	}
 	var err error
 	switch {
 	case data != nil && st.List != nil && !st.Refusal.Refused() && (st.Authenticity == trust.AuthValid || st.Authenticity == trust.AuthNotChecked):

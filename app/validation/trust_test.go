@@ -227,6 +227,9 @@ func TestDownloadFailuresKeepTheLastGoodCopy(t *testing.T) {
 			is.True(!td.Current)
 			is.True(td.Failing)
 			is.Equal(list(td, "FR").State, "CURRENT") // judged per list
+			restarted := e.store(t, e.sources())
+			restarted.LoadCache(context.Background())
+			is.Equal(*list(e.status(restarted), "DE").LastRefresh, verdict.ListRefresh{Outcome: "download", At: t0.Add(3 * 24 * time.Hour)})
 			is.True(strings.Contains(e.logs.String(), `"level":"WARN","msg":"trusted lists refreshed","lists":"EU=ok DE=download FR=ok CH=ok"`))
 
 			// Recovery resets the count.
@@ -341,6 +344,9 @@ func TestTamperedDownloadsAreNotCached(t *testing.T) {
 	de := list(e.status(restarted), "DE")
 	is.Equal(de.Authenticity, "VALID")
 	is.Equal(*de.SequenceNumber, 1)
+	// The restarted process names the rejected download all the same.
+	is.Equal(*de.LastRefresh, verdict.ListRefresh{Outcome: "signature-invalid", At: t0})
+	is.Equal(list(e.status(restarted), "FR").LastRefresh.Outcome, "ok")
 }
 
 // §3 rule 8: a parse failure drops the list's anchors and is reported
@@ -502,6 +508,9 @@ func TestSubstitutedMemberList(t *testing.T) {
 	de := list(e.status(restarted), "DE")
 	is.Equal(de.Authenticity, "VALID")
 	is.Equal(*de.SequenceNumber, 1)
+	// The restarted process names the refused substitute all the same.
+	is.Equal(*de.LastRefresh, verdict.ListRefresh{Outcome: "signature-indeterminate", At: t0})
+	is.Equal(list(e.status(restarted), "FR").LastRefresh.Outcome, "ok")
 }
 
 // A copy whose own signature is INVALID was never confirmed online:
