@@ -420,6 +420,32 @@ func TestPivotLOTL(t *testing.T) {
 	is.Equal(list(e.status(s), "EU").Authenticity, "VALID")
 	is.Equal(list(e.status(s), "DE").Authenticity, "VALID")
 
+	// A pivot the publisher garbles, or signs with another key, neither
+	// replaces the cached one nor unseats the LOTL's signer.
+	files, err := filepath.Glob(filepath.Join(e.cacheDir, "*.xml"))
+	is.NoErr(err)
+	cachedBefore := map[string]bool{}
+	for _, f := range files {
+		cachedBefore[filepath.Base(f)] = true
+	}
+	stranger, err := tl.Sign(pivot, e.eco.Stranger, nil, 0)
+	is.NoErr(err)
+	for _, bad := range [][]byte{[]byte("<html>gateway timeout</html>"), stranger} {
+		e.eco.Publisher.Put("/lotl/eu-lotl-pivot-1.xml", bad)
+		e.clock.Advance(time.Hour)
+		s.Refresh(context.Background())
+		is.Equal(list(e.status(s), "EU").Authenticity, "VALID")
+		restarted := e.store(t, e.sources())
+		restarted.LoadCache(context.Background())
+		is.Equal(list(e.status(restarted), "EU").Authenticity, "VALID")
+		after, err := filepath.Glob(filepath.Join(e.cacheDir, "*.xml"))
+		is.NoErr(err)
+		is.Equal(len(after), len(cachedBefore))
+		for _, f := range after {
+			is.True(cachedBefore[filepath.Base(f)])
+		}
+	}
+
 	// Without the pivot the new signer is not vouched for.
 	e.eco.Publisher.SetFault("/lotl/eu-lotl-pivot-1.xml", tl.NotFound)
 	fresh := newEnvFrom(t, e)
