@@ -73,7 +73,8 @@ func TestSignSKARedisDown(t *testing.T) {
 	is.Equal(status, 200) // Redis up
 
 	is.NoErr(own.Stop())
-	status, raw := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+	refused := "Bearer " + w.a.token(t, good, nil)
+	status, raw := post(t, w.url, refused, good)
 	is.Equal(status, 502)
 	var p servertest.Problem
 	is.NoErr(json.Unmarshal(raw, &p))
@@ -86,6 +87,15 @@ func TestSignSKARedisDown(t *testing.T) {
 	w.noInternals(t, p.Detail)
 	is.True(strings.Contains(w.logs.String(), `"outcome":"failed"`))
 	is.True(strings.Contains(w.logs.String(), "app: the store of used token IDs failed: replay: redis: dial tcp"))
+
+	// Redis back where it was: the signer recovers without a restart;
+	// the token refused while it was down signs once, and only once.
+	redistest.StartT(t, redistest.Options{Port: redistest.PortOf(t, own.URL())})
+	status, _ = post(t, w.url, refused, good)
+	is.Equal(status, 200)
+	status, raw = post(t, w.url, refused, good)
+	is.Equal(status, 401)
+	is.Equal(servertest.Decode[servertest.Problem](t, bytes.NewReader(raw)).Detail, "the token's jti was used before")
 }
 
 // Redis settings that cannot work stop the start-up with one clear line:
