@@ -8,9 +8,11 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/fixtures/redistest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
@@ -96,6 +98,40 @@ func TestSignSKARedisDown(t *testing.T) {
 	status, raw = post(t, w.url, refused, good)
 	is.Equal(status, 401)
 	is.Equal(servertest.Decode[servertest.Problem](t, bytes.NewReader(raw)).Detail, "the token's jti was used before")
+}
+
+// The control database stopped and started again: sign-ska refuses
+// while it is down, signs nothing meanwhile, and recovers without a
+// restart of the signer.
+func TestSignSKAControlDatabaseRestart(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cluster, err := pgtest.StartCluster(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cluster.Stop() })
+	w := newSignWorldOn(t, cluster.URL())
+	d := digest(crypto.SHA256, "document")
+	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)
+	is := is.New(t)
+	status, _ := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+	is.Equal(status, 200)
+
+	refused := "Bearer " + w.a.token(t, good, nil)
+	is.NoErr(cluster.Restart(ctx, func() {
+		status, raw := post(t, w.url, refused, good)
+		is.Equal(status, 502)
+		p := servertest.Decode[servertest.Problem](t, bytes.NewReader(raw))
+		is.Equal(p.Type, "urn:svc-dss:problem:infrastructure-failure")
+		w.noInternals(t, p.Detail)
+	}))
+	status, raw := post(t, w.url, refused, good)
+	is.Equal(status, 200)
+	var out signed
+	is.NoErr(json.Unmarshal(raw, &out))
+	is.Equal(len(out.Signatures), 1)
 }
 
 // Redis settings that cannot work stop the start-up with one clear line:
