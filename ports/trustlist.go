@@ -22,6 +22,12 @@ type ListMeta struct {
 	// ConsecutiveFailures counts refreshes of this list that failed since
 	// the last confirmation.
 	ConsecutiveFailures int
+	// LastRefresh is the outcome of the latest online refresh ("ok", or
+	// the failure's category: "download", "parse", "signature-invalid",
+	// "signature-indeterminate") and LastRefreshAt when it ran; empty
+	// before the first. Another process reads them (trust status).
+	LastRefresh   string
+	LastRefreshAt time.Time
 }
 
 // A CachedList is a list's bytes with their metadata.

@@ -65,6 +65,8 @@ type meta struct {
 	Downloaded             time.Time `json:"downloaded"`
 	LastOnlineConfirmation time.Time `json:"lastOnlineConfirmation,omitzero"`
 	ConsecutiveFailures    int       `json:"consecutiveFailures"`
+	LastRefresh            string    `json:"lastRefresh,omitempty"`
+	LastRefreshAt          time.Time `json:"lastRefreshAt,omitzero"`
 }
 
 func key(url string) string {
@@ -111,6 +113,7 @@ func (m meta) public() ports.ListMeta {
 	return ports.ListMeta{
 		URL: m.URL, SHA256: m.SHA256, Downloaded: m.Downloaded,
 		LastOnlineConfirmation: m.LastOnlineConfirmation, ConsecutiveFailures: m.ConsecutiveFailures,
+		LastRefresh: m.LastRefresh, LastRefreshAt: m.LastRefreshAt,
 	}
 }
 
@@ -123,6 +126,7 @@ func (c *Cache) Store(ctx context.Context, url string, data []byte, lm ports.Lis
 	m := meta{
 		URL: url, SHA256: digest, File: key(url) + "." + digest + ".xml",
 		Downloaded: lm.Downloaded, LastOnlineConfirmation: lm.LastOnlineConfirmation, ConsecutiveFailures: lm.ConsecutiveFailures,
+		LastRefresh: lm.LastRefresh, LastRefreshAt: lm.LastRefreshAt,
 	}
 	if err := writeAtomic(filepath.Join(c.dir, m.File), data); err != nil {
 		return fmt.Errorf("tlcache: store %s: %w", url, err)
@@ -150,6 +154,7 @@ func (c *Cache) StoreMeta(ctx context.Context, url string, lm ports.ListMeta) er
 	m.Downloaded = lm.Downloaded
 	m.LastOnlineConfirmation = lm.LastOnlineConfirmation
 	m.ConsecutiveFailures = lm.ConsecutiveFailures
+	m.LastRefresh, m.LastRefreshAt = lm.LastRefresh, lm.LastRefreshAt
 	if err := c.writeMeta(m); err != nil {
 		return fmt.Errorf("tlcache: store metadata of %s: %w", url, err)
 	}

@@ -165,7 +165,7 @@ func (s *TrustStore) lotlSignerSet(ctx context.Context, m mode, lotl trust.List)
 	for progress := true; progress && len(pending) > 0; {
 		progress = false
 		for i := 0; i < len(pending); i++ {
-			data, err := s.fetchOrCache(ctx, m, pending[i])
+			downloaded, cached, err := s.pivot(ctx, m, pending[i])
 			if err != nil {
 				s.logger.WarnContext(ctx, "trusted lists: pivot LOTL unavailable", slog.String("url", pending[i]), slog.String("error", err.Error()))
 				pending = slices.Delete(pending, i, i+1)
@@ -173,11 +173,28 @@ func (s *TrustStore) lotlSignerSet(ctx context.Context, m mode, lotl trust.List)
 				continue
 			}
 			current := certs
-			pl, check, err := readList(data, func(trust.List) ([]*x509.Certificate, trust.AuthReason) { return current, 0 })
-			if err != nil || check.Authenticity != trust.AuthValid {
+			var signers []*x509.Certificate
+			verified := false
+			// The downloaded copy first; the cached one, which verified
+			// when it was stored, when the download does not.
+			for k, data := range [][]byte{downloaded, cached} {
+				if data == nil {
+					continue
+				}
+				pl, check, err := readList(data, func(trust.List) ([]*x509.Certificate, trust.AuthReason) { return current, 0 })
+				if err != nil || check.Authenticity != trust.AuthValid {
+					continue
+				}
+				if k == 0 {
+					s.storePivot(ctx, pending[i], data)
+				}
+				signers, verified = lotlSigners(pl), true
+				break
+			}
+			if !verified {
 				continue
 			}
-			certs = append(certs, lotlSigners(pl)...)
+			certs = append(certs, signers...)
 			pending = slices.Delete(pending, i, i+1)
 			i--
 			progress = true
@@ -283,6 +300,7 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 		// Start-up: the cache's bookkeeping is what this process knows.
 		st.LastOnlineConfirmation = cached.Meta.LastOnlineConfirmation
 		st.ConsecutiveFailures = cached.Meta.ConsecutiveFailures
+		st.LastRefresh, st.LastRefreshAt = cached.Meta.LastRefresh, cached.Meta.LastRefreshAt
 	}
 	rec := freshness.FromState(st)
 	if m == offline {
@@ -310,6 +328,10 @@ func (s *TrustStore) load(ctx context.Context, m mode, prev trust.ListState, url
 		}
 	default:
 		st = s.adopt(ctx, st, rec, data, signers, freshness.Outcome{Kind: freshness.Downloaded}, now, true)
+	}
+	st.LastRefresh, st.LastRefreshAt = "ok", now
+	if st.LastFailure != "" {
+		st.LastRefresh = st.LastFailure
 	}
 	s.persist(ctx, url, st, data, cached, cerr)
 	return st
@@ -374,14 +396,19 @@ func (s *TrustStore) adopt(ctx context.Context, st trust.ListState, rec freshnes
 // store, and it is never cached. A downloaded copy leaves the copy in use,
 // which authenticated when it was adopted, as it is; a copy read again
 // from the cache (at start-up, or confirmed unchanged online) is the copy
-// in use, which goes with it. Either way the list reports the refusal and
-// degrades the store until a copy authenticates again.
+// in use, which goes with it, and so does its last online confirmation:
+// bytes whose signature is INVALID or INDETERMINATE were never confirmed.
+// Either way the list reports the refusal and degrades the store until a
+// copy authenticates again.
 func (s *TrustStore) refuse(ctx context.Context, st trust.ListState, rec freshness.List, check trust.Check, outcome freshness.Outcome, now time.Time) trust.ListState {
 	s.logger.WarnContext(ctx, "trusted list: refused: its own signature is not valid; the copy in use is kept",
 		slog.String("list", st.Territory), slog.String("url", st.URL),
 		slog.String("authenticity", check.Authenticity.String()), slog.String("reason", check.Reason.String()))
 	if outcome.Kind != freshness.Downloaded {
 		st.List, st.Authenticity, st.SHA1Signature, st.SHA256 = nil, 0, false, [sha256.Size]byte{}
+		// The confirmation recorded for these bytes (while they could not
+		// be checked) confirmed a copy now refused: it confirmed nothing.
+		rec.LastOnlineConfirmation, rec.ConfirmedInThisProcess = time.Time{}, false
 	}
 	if outcome.Kind != 0 {
 		rec = freshness.Record(rec, freshness.Outcome{Kind: freshness.Refused, Authenticity: check.Authenticity}, now)
@@ -434,7 +461,10 @@ func readList(data []byte, signers signerSet) (trust.List, trust.Check, error) {
 // persist writes what a pass learnt back to the cache: new bytes that
 // parsed and are not shown tampered or substituted, else the bookkeeping.
 func (s *TrustStore) persist(ctx context.Context, url string, st trust.ListState, data []byte, cached ports.CachedList, cerr error) {
-	meta := ports.ListMeta{URL: url, Downloaded: cached.Meta.Downloaded, LastOnlineConfirmation: st.LastOnlineConfirmation, ConsecutiveFailures: st.ConsecutiveFailures}
+	meta := ports.ListMeta{
+		URL: url, Downloaded: cached.Meta.Downloaded, LastOnlineConfirmation: st.LastOnlineConfirmation, ConsecutiveFailures: st.ConsecutiveFailures,
+		LastRefresh: st.LastRefresh, LastRefreshAt: st.LastRefreshAt,
+	}
 	var err error
 	switch {
 	case data != nil && st.List != nil && !st.Refusal.Refused() && (st.Authenticity == trust.AuthValid || st.Authenticity == trust.AuthNotChecked):
@@ -448,32 +478,36 @@ func (s *TrustStore) persist(ctx context.Context, url string, st trust.ListState
 	}
 }
 
-// fetchOrCache returns a list's bytes from the publisher (online) or the
-// cache, caching what it downloads. Used for pivots, which are not
-// tracked as lists of their own.
-func (s *TrustStore) fetchOrCache(ctx context.Context, m mode, url string) ([]byte, error) {
-	cached, cerr := s.cache.Load(ctx, url)
+// pivot returns a pivot LOTL's bytes: those downloaded (online) and
+// those cached, either nil when there are none. Nothing is cached here:
+// downloaded bytes are stored by storePivot once they verified. Pivots are
+// not tracked as lists of their own.
+func (s *TrustStore) pivot(ctx context.Context, m mode, url string) (downloaded, cached []byte, err error) {
+	c, cerr := s.cache.Load(ctx, url)
+	if cerr == nil {
+		cached = c.Data
+	}
 	if m == online {
-		known := ""
-		if cerr == nil {
-			known = cached.Meta.SHA256
-		}
-		data, err := s.source.Fetch(ctx, url, known)
-		if err == nil {
-			now := s.clock()
-			if werr := s.cache.Store(ctx, url, data, ports.ListMeta{Downloaded: now, LastOnlineConfirmation: now}); werr != nil {
-				s.logger.ErrorContext(ctx, "trusted list: cache write failed", slog.String("url", url), slog.String("error", werr.Error()))
-			}
-			return data, nil
-		}
-		if !errors.Is(err, ports.ErrNotModified) && cerr != nil {
-			return nil, err
+		data, err := s.source.Fetch(ctx, url, c.Meta.SHA256)
+		switch {
+		case err == nil:
+			return data, cached, nil
+		case !errors.Is(err, ports.ErrNotModified) && cerr != nil:
+			return nil, nil, err
 		}
 	}
 	if cerr != nil {
-		return nil, cerr
+		return nil, nil, cerr
 	}
-	return cached.Data, nil
+	return nil, cached, nil
+}
+
+// storePivot caches a downloaded pivot LOTL that verified.
+func (s *TrustStore) storePivot(ctx context.Context, url string, data []byte) {
+	now := s.clock()
+	if err := s.cache.Store(ctx, url, data, ports.ListMeta{Downloaded: now, LastOnlineConfirmation: now}); err != nil {
+		s.logger.ErrorContext(ctx, "trusted list: cache write failed", slog.String("url", url), slog.String("error", err.Error()))
+	}
 }
 
 // logPass writes the one line per pass that names each list's outcome;

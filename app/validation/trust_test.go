@@ -227,6 +227,9 @@ func TestDownloadFailuresKeepTheLastGoodCopy(t *testing.T) {
 			is.True(!td.Current)
 			is.True(td.Failing)
 			is.Equal(list(td, "FR").State, "CURRENT") // judged per list
+			restarted := e.store(t, e.sources())
+			restarted.LoadCache(context.Background())
+			is.Equal(*list(e.status(restarted), "DE").LastRefresh, verdict.ListRefresh{Outcome: "download", At: t0.Add(3 * 24 * time.Hour)})
 			is.True(strings.Contains(e.logs.String(), `"level":"WARN","msg":"trusted lists refreshed","lists":"EU=ok DE=download FR=ok CH=ok"`))
 
 			// Recovery resets the count.
@@ -341,6 +344,9 @@ func TestTamperedDownloadsAreNotCached(t *testing.T) {
 	de := list(e.status(restarted), "DE")
 	is.Equal(de.Authenticity, "VALID")
 	is.Equal(*de.SequenceNumber, 1)
+	// The restarted process names the rejected download all the same.
+	is.Equal(*de.LastRefresh, verdict.ListRefresh{Outcome: "signature-invalid", At: t0})
+	is.Equal(list(e.status(restarted), "FR").LastRefresh.Outcome, "ok")
 }
 
 // §3 rule 8: a parse failure drops the list's anchors and is reported
@@ -413,6 +419,32 @@ func TestPivotLOTL(t *testing.T) {
 	s.Refresh(context.Background())
 	is.Equal(list(e.status(s), "EU").Authenticity, "VALID")
 	is.Equal(list(e.status(s), "DE").Authenticity, "VALID")
+
+	// A pivot the publisher garbles, or signs with another key, neither
+	// replaces the cached one nor unseats the LOTL's signer.
+	files, err := filepath.Glob(filepath.Join(e.cacheDir, "*.xml"))
+	is.NoErr(err)
+	cachedBefore := map[string]bool{}
+	for _, f := range files {
+		cachedBefore[filepath.Base(f)] = true
+	}
+	stranger, err := tl.Sign(pivot, e.eco.Stranger, nil, 0)
+	is.NoErr(err)
+	for _, bad := range [][]byte{[]byte("<html>gateway timeout</html>"), stranger} {
+		e.eco.Publisher.Put("/lotl/eu-lotl-pivot-1.xml", bad)
+		e.clock.Advance(time.Hour)
+		s.Refresh(context.Background())
+		is.Equal(list(e.status(s), "EU").Authenticity, "VALID")
+		restarted := e.store(t, e.sources())
+		restarted.LoadCache(context.Background())
+		is.Equal(list(e.status(restarted), "EU").Authenticity, "VALID")
+		after, err := filepath.Glob(filepath.Join(e.cacheDir, "*.xml"))
+		is.NoErr(err)
+		is.Equal(len(after), len(cachedBefore))
+		for _, f := range after {
+			is.True(cachedBefore[filepath.Base(f)])
+		}
+	}
 
 	// Without the pivot the new signer is not vouched for.
 	e.eco.Publisher.SetFault("/lotl/eu-lotl-pivot-1.xml", tl.NotFound)
@@ -502,4 +534,48 @@ func TestSubstitutedMemberList(t *testing.T) {
 	de := list(e.status(restarted), "DE")
 	is.Equal(de.Authenticity, "VALID")
 	is.Equal(*de.SequenceNumber, 1)
+	// The restarted process names the refused substitute all the same.
+	is.Equal(*de.LastRefresh, verdict.ListRefresh{Outcome: "signature-indeterminate", At: t0})
+	is.Equal(list(e.status(restarted), "FR").LastRefresh.Outcome, "ok")
+}
+
+// A copy whose own signature is INVALID was never confirmed online:
+// the confirmation recorded for the bytes while they could not be checked
+// (no keystore) does not survive their being shown INVALID, at start-up
+// or when the publisher reports them unchanged.
+func TestInvalidCopyIsNeverConfirmed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		refresh bool
+	}{
+		{"loaded from the cache", false},
+		{"confirmed unchanged", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			e := newEnv(t)
+			is.NoErr(e.eco.Publish("DE", e.eco.Spec("DE"), tl.Tampered))
+			unchecked := e.sources()
+			unchecked.OJCerts, unchecked.SwissCerts = nil, nil
+			e.store(t, unchecked).Refresh(context.Background())
+
+			e.clock.Advance(time.Hour)
+			s := e.store(t, e.sources())
+			s.LoadCache(context.Background())
+			if tt.refresh {
+				s.Refresh(context.Background())
+			}
+			de := list(e.status(s), "DE")
+			is.True(de.Refused != nil)
+			is.Equal(de.Refused.Authenticity, "INVALID")
+			is.Equal(de.LastOnlineConfirmation, nil)
+
+			restarted := e.store(t, e.sources())
+			restarted.LoadCache(context.Background())
+			is.Equal(list(e.status(restarted), "DE").LastOnlineConfirmation, nil)
+		})
+	}
 }

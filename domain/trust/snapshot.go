@@ -58,6 +58,11 @@ type ListState struct {
 	// LastFailure is a short, stable category of the latest failure
 	// ("download", "parse", "signature-invalid"…), empty after a success.
 	LastFailure string
+	// LastRefresh is the outcome of the latest online refresh: "ok" or
+	// the LastFailure it left; LastRefreshAt is when it ran. They survive
+	// restarts through the cache. Empty before the first refresh.
+	LastRefresh   string
+	LastRefreshAt time.Time
 }
 
 // PrivateCA is the state of the administrator-supplied anchors.

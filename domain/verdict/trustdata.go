@@ -113,8 +113,19 @@ type ListStatus struct {
 	// Refused reports the latest copy read that was refused because its
 	// own signature is not VALID; the copy in use, if any, is older.
 	Refused *ListRefusal `json:"refused,omitempty"`
+	// LastRefresh is the outcome of the latest online refresh of the
+	// list, as the cache recorded it; absent before the first.
+	LastRefresh *ListRefresh `json:"lastRefresh,omitempty"`
 	// Warnings are what the copy in use is accepted despite.
 	Warnings []ListWarning `json:"warnings,omitempty"`
+}
+
+// ListRefresh is what the latest online refresh of a list came to.
+type ListRefresh struct {
+	// Outcome is "ok", or the failure: "download", "parse",
+	// "signature-invalid", "signature-indeterminate".
+	Outcome string    `json:"outcome"`
+	At      time.Time `json:"at"`
 }
 
 // ListRefusal is why the latest copy of a list read was not adopted.
@@ -191,6 +202,9 @@ func NewTrustData(snap *trust.Snapshot, now time.Time, th freshness.Thresholds) 
 		}
 		if st.Category != 0 {
 			ls.Category = st.Category.String()
+		}
+		if l.LastRefresh != "" {
+			ls.LastRefresh = &ListRefresh{Outcome: l.LastRefresh, At: l.LastRefreshAt.UTC()}
 		}
 		if r := l.Refusal; r.Refused() {
 			// The list reports what its publisher serves now; the copy in

@@ -8,9 +8,11 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 
+	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/fixtures/redistest"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
@@ -73,7 +75,8 @@ func TestSignSKARedisDown(t *testing.T) {
 	is.Equal(status, 200) // Redis up
 
 	is.NoErr(own.Stop())
-	status, raw := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+	refused := "Bearer " + w.a.token(t, good, nil)
+	status, raw := post(t, w.url, refused, good)
 	is.Equal(status, 502)
 	var p servertest.Problem
 	is.NoErr(json.Unmarshal(raw, &p))
@@ -86,6 +89,49 @@ func TestSignSKARedisDown(t *testing.T) {
 	w.noInternals(t, p.Detail)
 	is.True(strings.Contains(w.logs.String(), `"outcome":"failed"`))
 	is.True(strings.Contains(w.logs.String(), "app: the store of used token IDs failed: replay: redis: dial tcp"))
+
+	// Redis back where it was: the signer recovers without a restart;
+	// the token refused while it was down signs once, and only once.
+	redistest.StartT(t, redistest.Options{Port: redistest.PortOf(t, own.URL())})
+	status, _ = post(t, w.url, refused, good)
+	is.Equal(status, 200)
+	status, raw = post(t, w.url, refused, good)
+	is.Equal(status, 401)
+	is.Equal(servertest.Decode[servertest.Problem](t, bytes.NewReader(raw)).Detail, "the token's jti was used before")
+}
+
+// The control database stopped and started again: sign-ska refuses
+// while it is down, signs nothing meanwhile, and recovers without a
+// restart of the signer.
+func TestSignSKAControlDatabaseRestart(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cluster, err := pgtest.StartCluster(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cluster.Stop() })
+	w := newSignWorldOn(t, cluster.URL())
+	d := digest(crypto.SHA256, "document")
+	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)
+	is := is.New(t)
+	status, _ := post(t, w.url, "Bearer "+w.a.token(t, good, nil), good)
+	is.Equal(status, 200)
+
+	refused := "Bearer " + w.a.token(t, good, nil)
+	is.NoErr(cluster.Restart(ctx, func() {
+		status, raw := post(t, w.url, refused, good)
+		is.Equal(status, 502)
+		p := servertest.Decode[servertest.Problem](t, bytes.NewReader(raw))
+		is.Equal(p.Type, "urn:svc-dss:problem:infrastructure-failure")
+		w.noInternals(t, p.Detail)
+	}))
+	status, raw := post(t, w.url, refused, good)
+	is.Equal(status, 200)
+	var out signed
+	is.NoErr(json.Unmarshal(raw, &out))
+	is.Equal(len(out.Signatures), 1)
 }
 
 // Redis settings that cannot work stop the start-up with one clear line:

@@ -127,7 +127,14 @@ type signWorld struct {
 // environment.
 func newSignWorld(t testing.TB, env ...string) *signWorld {
 	t.Helper()
-	w := &signWorld{admin: pgtest.NewDatabaseURL(t), pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
+	return newSignWorldOn(t, pgtest.NewDatabaseURL(t), env...)
+}
+
+// newSignWorldOn is newSignWorld on the control database at admin, a new
+// empty one.
+func newSignWorldOn(t testing.TB, admin string, env ...string) *signWorld {
+	t.Helper()
+	w := &signWorld{admin: admin, pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
 	if err != nil {
 		t.Fatal(err)
