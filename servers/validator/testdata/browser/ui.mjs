@@ -148,7 +148,7 @@ if (phase === 'current') {
     await upload(page);
     await expectText(page.locator('#verdict'), 'Valid: every signature passed', 'the verdict on a phone');
     for (const [lang] of languages) {
-      await page.locator(`#language-${lang}`).click();
+      await Promise.all([page.waitForURL(new RegExp(`lang=${lang}`)), page.locator(`#language-${lang}`).click()]);
       await expectNoHorizontalScroll(page, `the result page on a phone in ${lang}`);
       await screenshot(page, `result-phone-${lang}`);
     }
