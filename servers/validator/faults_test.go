@@ -97,8 +97,10 @@ func TestPublisherFaults(t *testing.T) {
 			eco, env := ecosystemFor(t, p)
 			env = append(append(offline(t), env...), "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_DELAY=PT0S", "SVC_DSS_VALIDATOR_TRUST_STARTUP_CATCH_UP_AFTER=PT0S")
 			cache := cacheDir(env)
-			code, _, errOut := runValidator(t, bin, env, "trust", "refresh")
-			is.Equal(code, 0) // the good refresh
+			code, _, refreshErr := runValidator(t, bin, env, "trust", "refresh")
+			if code != 0 {
+				t.Fatalf("the good refresh exits %d:\n%s", code, refreshErr)
+			}
 			before := cachedBytes(t, cache)
 			is.Equal(len(before), 4)
 
