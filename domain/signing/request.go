@@ -16,9 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // ErrBadRequest is a request the server cannot sign: 400. Errors wrapping
@@ -131,24 +129,58 @@ type Job struct {
 }
 
 var (
-	// The patterns are compiled on first use: every command of the
-	// binaries that import this package pays for its initialisation.
-	uuidPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	})
-	labelPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`) })
-	hashes       = map[string]crypto.Hash{"SHA-256": crypto.SHA256, "SHA-384": crypto.SHA384, "SHA-512": crypto.SHA512}
+	hashes = map[string]crypto.Hash{"SHA-256": crypto.SHA256, "SHA-384": crypto.SHA384, "SHA-512": crypto.SHA512}
 )
+
+// isUUID reports whether s is a UUID in its canonical text form:
+// 8-4-4-4-12 hexadecimal digits of either case. A loop rather than a
+// regular expression: every command of the binaries that link this
+// package would pay for compiling one at start-up, and the domain keeps
+// no lazily built state.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isLabel reports whether s is a key label: 1 to 64 ASCII letters,
+// digits, '.', '_' or '-'.
+func isLabel(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Check decodes r or says, in ErrBadRequest, what is wrong with it.
 func Check(r Request) (Job, error) {
 	j := Job{Tenant: r.TenantID, Module: r.ModuleUUID, KeyLabel: r.KeyLabel}
 	switch {
-	case !uuidPattern().MatchString(r.TenantID):
+	case !isUUID(r.TenantID):
 		return Job{}, bad("tenantId must be a UUID")
-	case !uuidPattern().MatchString(r.ModuleUUID):
+	case !isUUID(r.ModuleUUID):
 		return Job{}, bad("moduleUuid must be a UUID")
-	case !labelPattern().MatchString(r.KeyLabel):
+	case !isLabel(r.KeyLabel):
 		return Job{}, bad("keyLabel must be 1 to 64 letters, digits, '.', '_' or '-'")
 	}
 	h, ok := hashes[r.HashAlgorithm]

@@ -39,6 +39,8 @@ func TestCheck(t *testing.T) {
 	is := is.New(t)
 	j, err := Check(request(nil))
 	is.NoErr(err)
+	_, err = Check(request(func(r *Request) { r.ModuleUUID, r.KeyLabel = strings.ToUpper(module), "a.b_C-9" }))
+	is.NoErr(err)                     // upper-case hexadecimal; every label character
 	is.Equal(j.Encoding, EncodingDER) // the default
 	is.Equal(j.Hash, crypto.SHA256)
 
@@ -50,7 +52,12 @@ func TestCheck(t *testing.T) {
 	}{
 		{"tenant not a UUID", func(r *Request) { r.TenantID = "tenant-a" }, "tenantId must be a UUID"},
 		{"module not a UUID", func(r *Request) { r.ModuleUUID = "" }, "moduleUuid must be a UUID"},
+		{"tenant UUID with a dash moved", func(r *Request) { r.TenantID = "0123456-78901-2345-6789-0123456789ab" }, "tenantId must be a UUID"},
+		{"tenant UUID not hexadecimal", func(r *Request) { r.TenantID = "0123456g-7890-1234-5678-90123456789a" }, "tenantId must be a UUID"},
+		{"tenant UUID one digit long", func(r *Request) { r.TenantID = "01234567-8901-2345-6789-0123456789abc" }, "tenantId must be a UUID"},
 		{"no key label", func(r *Request) { r.KeyLabel = "" }, "keyLabel"},
+		{"key label of 65 characters", func(r *Request) { r.KeyLabel = strings.Repeat("k", 65) }, "keyLabel"},
+		{"key label beyond ASCII", func(r *Request) { r.KeyLabel = "clé" }, "keyLabel"},
 		{"key label with a slash", func(r *Request) { r.KeyLabel = "../x" }, "keyLabel"},
 		{"SHA-1", func(r *Request) { r.HashAlgorithm = "SHA-1" }, `hashAlgorithm "SHA-1" is not one of`},
 		{"raw RSA", func(r *Request) { r.SignatureAlgorithm = "RSA_RAW" }, `signatureAlgorithm "RSA_RAW" is not one of`},
