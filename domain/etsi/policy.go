@@ -22,6 +22,9 @@ type Policy struct {
 	// algorithm.Default(): the constraints are on unless a policy
 	// replaces them.
 	Algorithms *algorithm.Catalogue
+	// Constraints are the levels of the checks that are a matter of
+	// policy; the zero value is DefaultConstraints.
+	Constraints Constraints
 }
 
 // Validate reports whether p can be used. It does not change p.
