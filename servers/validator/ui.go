@@ -252,7 +252,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 				return err
 			}
 		}
-		doc, err := up.read(c, g)
+		doc, _, err := up.read(c, g)
 		if errors.Is(err, upload.ErrGuard) {
 			return errCSRF
 		}
