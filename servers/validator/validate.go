@@ -157,6 +157,9 @@ func (up uploads) read(c echo.Context, g upload.Guard) (validation.Document, str
 	if len(names) > 1 {
 		return validation.Document{}, "", fmt.Errorf("%w: the part \"policy\" is given %d times", errPolicyPart, len(names))
 	}
+	if len(names) == 1 && names[0] == "" {
+		return validation.Document{}, "", fmt.Errorf("%w: the part \"policy\" is empty", errPolicyPart)
+	}
 	if len(names) == 1 {
 		return doc, names[0], nil
 	}
