@@ -168,6 +168,10 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		wg.Go(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &errs[i])
+			if err := ctx.Err(); err != nil {
+				errs[i] = err // a validation past its deadline starts no more signatures
+				return
+			}
 			in, err := v.inputs(ctx, sig, anchors, checks, at)
 			if err != nil {
 				errs[i] = err
@@ -192,6 +196,10 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		wg.Go(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &entryErrs[i])
+			if err := ctx.Err(); err != nil {
+				entryErrs[i] = err
+				return
+			}
 			in, err := v.inputs(ctx, e.Evidence(), anchors, checks, at)
 			if err != nil {
 				entryErrs[i] = err
@@ -203,7 +211,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(append(errs, entryErrs...)...); err != nil {
+	if err := joinErrors(ctx, append(errs, entryErrs...)); err != nil {
 		return nil, err
 	}
 	warnUnsignedParts(reports, in.Detached, sigs)
@@ -211,6 +219,27 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	td.Snapshot = trustSnapshot(snap, v.anchors)
 	sum := verdict.Summarize(doc.Name, <-digest, reports, td).WithTimestamps(entryReports)
 	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
+}
+
+// joinErrors joins the errors of a validation's signatures, the
+// context's error once however many signatures it stopped. A context
+// that ended after every signature was done stops nothing.
+func joinErrors(ctx context.Context, errs []error) error {
+	ended, stopped := ctx.Err(), false
+	var kept []error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case ended != nil && errors.Is(err, ended):
+			stopped = true
+		default:
+			kept = append(kept, err)
+		}
+	}
+	if stopped {
+		kept = append(kept, fmt.Errorf("validation stopped: %w", ended))
+	}
+	return errors.Join(kept...)
 }
 
 // withCounterSignatures returns sigs with each signature's
