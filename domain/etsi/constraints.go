@@ -102,7 +102,7 @@ func valueUse(c ades.Check, signer *x509.Certificate, digest algorithm.Digest) (
 		u.Digest = digest
 	}
 	if signer != nil {
-		if k, bits, ok := algorithm.KeyOf(signer.PublicKey); ok && k == key {
+		if k, bits, ok := algorithm.KeyOf(signer.PublicKey); ok && k == key.PublicKey() {
 			u.Bits = bits
 		}
 	}
