@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/ports"
 )
@@ -61,6 +62,9 @@ type settings struct {
 	egress  Egress
 
 	thresholds freshness.Thresholds
+
+	algorithms    *algorithm.Catalogue // WithCryptographicSuite
+	expiryWarning time.Duration        // WithExpiryWarning
 
 	registry    *formats.Registry
 	formatNames []string

@@ -39,6 +39,9 @@ type Validator struct {
 	// anchors are the private anchors of this view (WithPrivateAnchors,
 	// Trusting).
 	anchors []*x509.Certificate
+	// algorithms are the cryptographic constraints of this view
+	// (Judging); nil: the core's.
+	algorithms *algorithm.Catalogue
 }
 
 // core is what the views of a validator share.
@@ -62,6 +65,8 @@ type core struct {
 	// algorithms are the cryptographic constraints every validation
 	// applies, built once.
 	algorithms algorithm.Catalogue
+	// expiryWarning is the window of WithExpiryWarning.
+	expiryWarning time.Duration
 	// observer learns of validations, refreshes and fetches
 	// (WithObserver).
 	observer Observer
@@ -138,6 +143,10 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 	if s.readers != nil {
 		c.readers = s.readers
 	}
+	if s.algorithms != nil {
+		c.algorithms = *s.algorithms
+	}
+	c.expiryWarning = s.expiryWarning
 	switch {
 	case s.files != nil:
 		ts.Refresh(ctx)

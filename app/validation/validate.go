@@ -131,7 +131,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	if at.IsZero() {
 		at = v.clock()
 	}
-	policy := etsi.Policy{ValidationTime: at, Algorithms: &v.algorithms}
+	policy := etsi.Policy{ValidationTime: at, Algorithms: v.catalogue(), ExpiryWarning: v.expiryWarning}
 	if err := policy.Validate(); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}

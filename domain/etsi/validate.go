@@ -107,7 +107,7 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 		return r
 	}
 	vt := p.ValidationTime
-	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), plan: in.Plan}
+	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), expiryWarning: p.ExpiryWarning, plan: in.Plan}
 	if v.plan == nil {
 		v.plan = NewPlan(sig, in)
 	}
@@ -131,6 +131,8 @@ type validation struct {
 	signerFacts, tsaFacts []revocation.Fact
 	// cat is the policy's cryptographic constraints (constraints.go).
 	cat algorithm.Catalogue
+	// expiryWarning is the policy's ExpiryWarning.
+	expiryWarning time.Duration
 	// plan holds the candidate paths, built once (plan.go).
 	plan *Plan
 	// entry names the time-stamp entry validated (ValidateTimestamp);
