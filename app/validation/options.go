@@ -12,6 +12,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/policy"
+	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/ports"
 )
@@ -62,6 +63,9 @@ type settings struct {
 	egress  Egress
 
 	thresholds freshness.Thresholds
+
+	algorithms    *algorithm.Catalogue // WithCryptographicSuite
+	expiryWarning time.Duration        // WithExpiryWarning
 
 	registry    *formats.Registry
 	formatNames []string

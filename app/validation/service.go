@@ -40,6 +40,9 @@ type Validator struct {
 	// anchors are the private anchors of this view (WithPrivateAnchors,
 	// Trusting).
 	anchors []*x509.Certificate
+	// algorithms are the cryptographic constraints of this view
+	// (Judging); nil: the core's.
+	algorithms *algorithm.Catalogue
 }
 
 // core is what the views of a validator share.
@@ -66,6 +69,8 @@ type core struct {
 	// policy is the validation policy of a document that names none
 	// (WithPolicy).
 	policy policy.Policy
+	// expiryWarning is the window of WithExpiryWarning.
+	expiryWarning time.Duration
 	// observer learns of validations, refreshes and fetches
 	// (WithObserver).
 	observer Observer
@@ -146,6 +151,10 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 	if s.policy != nil {
 		c.policy = *s.policy
 	}
+	if s.algorithms != nil {
+		c.algorithms = *s.algorithms
+	}
+	c.expiryWarning = s.expiryWarning
 	switch {
 	case s.files != nil:
 		ts.Refresh(ctx)

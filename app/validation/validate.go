@@ -139,9 +139,14 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	if doc.Policy != nil {
 		chosen = *doc.Policy
 	}
-	vp := etsi.Policy{ValidationTime: at, Algorithms: &v.algorithms, Constraints: chosen.Constraints}
+	// The policy's suite and window, when it names them, else the
+	// validator's (WithCryptographicSuite, Judging, WithExpiryWarning).
+	vp := etsi.Policy{ValidationTime: at, Algorithms: v.catalogue(), ExpiryWarning: v.expiryWarning, Constraints: chosen.Constraints}
 	if chosen.Algorithms != nil {
 		vp.Algorithms = chosen.Algorithms
+	}
+	if chosen.ExpiryWarning != 0 {
+		vp.ExpiryWarning = chosen.ExpiryWarning
 	}
 	if err := vp.Validate(); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
@@ -179,6 +184,10 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		wg.Go(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &errs[i])
+			if err := ctx.Err(); err != nil {
+				errs[i] = err // a validation past its deadline starts no more signatures
+				return
+			}
 			in, err := v.inputs(ctx, sig, anchors, checks, at)
 			if err != nil {
 				errs[i] = err
@@ -203,6 +212,10 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		wg.Go(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &entryErrs[i])
+			if err := ctx.Err(); err != nil {
+				entryErrs[i] = err
+				return
+			}
 			in, err := v.inputs(ctx, e.Evidence(), anchors, checks, at)
 			if err != nil {
 				entryErrs[i] = err
@@ -214,7 +227,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(append(errs, entryErrs...)...); err != nil {
+	if err := joinErrors(ctx, append(errs, entryErrs...)); err != nil {
 		return nil, err
 	}
 	warnUnsignedParts(reports, in.Detached, sigs)
@@ -223,6 +236,27 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	sum := verdict.Summarize(doc.Name, <-digest, reports, td).WithTimestamps(entryReports)
 	sum.ValidationPolicy = &verdict.PolicyName{Name: chosen.Name, SHA256: chosen.DigestHex()}
 	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
+}
+
+// joinErrors joins the errors of a validation's signatures, the
+// context's error once however many signatures it stopped. A context
+// that ended after every signature was done stops nothing.
+func joinErrors(ctx context.Context, errs []error) error {
+	ended, stopped := ctx.Err(), false
+	var kept []error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case ended != nil && errors.Is(err, ended):
+			stopped = true
+		default:
+			kept = append(kept, err)
+		}
+	}
+	if stopped {
+		kept = append(kept, fmt.Errorf("validation stopped: %w", ended))
+	}
+	return errors.Join(kept...)
 }
 
 // withCounterSignatures returns sigs with each signature's

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/svc-dss/dss/adapters/cryptosuite"
 	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/app/config"
 )
@@ -20,10 +21,6 @@ type Policies struct {
 	named   map[string]policy.Policy
 }
 
-// suiteReader reads the cryptographic suites policies name; nil until
-// the TS 119 322 reader is wired in.
-var suiteReader policy.SuiteReader
-
 // LoadPolicies reads the policies cfg names: svc.dss.validator.policy.default
 // (else the embedded default) and the files of
 // svc.dss.validator.policy.directory. Its error names the file, the
@@ -32,7 +29,7 @@ var suiteReader policy.SuiteReader
 func LoadPolicies(cfg config.Validator) (Policies, error) {
 	ps := Policies{Default: policy.Default(), named: map[string]policy.Policy{}}
 	if f := cfg.Policy.Default; f != "" {
-		p, err := policy.Load(f, suiteReader)
+		p, err := policy.Load(f, cryptosuite.Parse)
 		if err != nil {
 			return Policies{}, err
 		}
@@ -40,7 +37,7 @@ func LoadPolicies(cfg config.Validator) (Policies, error) {
 	}
 	ps.named[ps.Default.Name] = ps.Default
 	if d := cfg.Policy.Directory; d != "" {
-		list, err := policy.LoadDirectory(d, suiteReader)
+		list, err := policy.LoadDirectory(d, cryptosuite.Parse)
 		if err != nil {
 			return Policies{}, err
 		}

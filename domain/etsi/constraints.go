@@ -102,7 +102,7 @@ func valueUse(c ades.Check, signer *x509.Certificate, digest algorithm.Digest) (
 		u.Digest = digest
 	}
 	if signer != nil {
-		if k, bits, ok := algorithm.KeyOf(signer.PublicKey); ok && k == key {
+		if k, bits, ok := algorithm.KeyOf(signer.PublicKey); ok && k == key.PublicKey() {
 			u.Bits = bits
 		}
 	}
@@ -196,6 +196,7 @@ func (v *validation) cryptoWithTime(p certpath.Path, o outcome, st *Stage) outco
 		return o
 	}
 	bst := v.r.BestSignatureTime
+	var all []judgedUse
 	for _, part := range []struct {
 		name string
 		uses []judgedUse
@@ -209,8 +210,32 @@ func (v *validation) cryptoWithTime(p certpath.Path, o outcome, st *Stage) outco
 			return outcome{indication: verdict.Indeterminate, sub: sub, message: msg}
 		}
 		st.Checks = append(st.Checks, Check{Name: part.name, Status: OK, Message: describeUses(part.uses) + "; the best-signature-time is " + stamp(bst)})
+		all = append(all, part.uses...)
+	}
+	if m, ok := v.expiresSoon(all); ok {
+		st.Checks = append(st.Checks, Check{Name: "Is every algorithm acceptable beyond the policy's warning window?", Status: Warning, Code: m.Code, Message: m.Message})
+		o.warnings = append(o.warnings, m)
 	}
 	return o
+}
+
+// expiresSoon is the warning that the strictest of uses stops being
+// acceptable after the validation time but within the policy's
+// ExpiryWarning of it; ok is false when there is none to give. A use
+// already past its date (which a proof of existence saved) is not
+// warned of: the process said how it stands.
+func (v *validation) expiresSoon(uses []judgedUse) (verdict.Message, bool) {
+	if v.expiryWarning <= 0 {
+		return verdict.Message{}, false
+	}
+	u, ok := strictest(uses)
+	if !ok || u.limit.Never || u.limit.Until.IsZero() || !v.vt.Before(u.limit.Until) || u.limit.Until.After(v.vt.Add(v.expiryWarning)) {
+		return verdict.Message{}, false
+	}
+	return verdict.Say(CodeAlgorithmExpiresSoon, "", fmt.Sprintf("%s uses %s, acceptable only before %s (%s); a proof of existence before that date, such as an archive time-stamp, keeps the signature valid after it",
+		u.what, u.use, stamp(u.limit.Until), u.limit.Source),
+		verdict.TextParam("What", u.kind), verdict.QuotedParam("Name", u.name), verdict.TextParam("Algorithm", u.use.String()),
+		verdict.TimeParam("Until", u.limit.Until), verdict.TextParam("Source", u.limit.Source)), true
 }
 
 // timestampUses are the uses of a time-stamp: its imprint's digest and

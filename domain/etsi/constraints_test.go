@@ -161,3 +161,52 @@ func reissued(t *testing.T, p *pki.PKI, alg x509.SignatureAlgorithm) *x509.Certi
 	}
 	return c
 }
+
+// TestExpiryWarning: an algorithm of the signature or its path whose
+// date falls within the policy's ExpiryWarning after the validation time
+// is warned of, with its date and source; one further away, or no
+// window, gives no warning; a negative window is an invalid policy.
+func TestExpiryWarning(t *testing.T) {
+	t.Parallel()
+	until := vt.AddDate(1, 0, 0)
+	soon := algorithm.Default().WithDigest("SHA-256", algorithm.Limit{Until: until, Source: "a test suite"})
+	tests := []struct {
+		name    string
+		window  time.Duration
+		ind     verdict.Indication
+		sub     verdict.SubIndication
+		warning string // the message, "" for none
+	}{
+		{"within the window", 2 * 365 * 24 * time.Hour, verdict.TotalPassed, "",
+			"the digest of signed data object \"content\" uses SHA-256, acceptable only before " + until.Format("2006-01-02T15:04:05Z") +
+				" (a test suite); a proof of existence before that date, such as an archive time-stamp, keeps the signature valid after it"},
+		{"beyond the window", 180 * 24 * time.Hour, verdict.TotalPassed, "", ""},
+		{"no window", 0, verdict.TotalPassed, "", ""},
+		{"a negative window", -time.Hour, verdict.Indeterminate, verdict.SubPolicyProcessingError, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			p := newPKI(t)
+			sig := signature(p.SignerRSA)
+			in := inputs(p)
+			in.Revocation = goodFacts(sig, in, false)
+			r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt, Algorithms: &soon, ExpiryWarning: tt.window})
+			is.Equal(r.Indication, tt.ind)
+			is.Equal(r.SubIndication, tt.sub)
+			var got []verdict.Message
+			for _, w := range r.Warnings {
+				if w.Code == etsi.CodeAlgorithmExpiresSoon {
+					got = append(got, w)
+				}
+			}
+			if tt.warning == "" {
+				is.Equal(len(got), 0)
+				return
+			}
+			is.Equal(len(got), 1)
+			is.Equal(got[0].Message, tt.warning)
+		})
+	}
+}

@@ -25,12 +25,19 @@ type Policy struct {
 	// Constraints are the levels of the checks that are a matter of
 	// policy; the zero value is DefaultConstraints.
 	Constraints Constraints
+	// ExpiryWarning is how far ahead of the validation time the end of
+	// an algorithm's acceptability is warned of (ALGORITHM_EXPIRES_SOON);
+	// zero: never. Negative is invalid.
+	ExpiryWarning time.Duration
 }
 
 // Validate reports whether p can be used. It does not change p.
 func (p Policy) Validate() error {
 	if p.ValidationTime.IsZero() {
 		return fmt.Errorf("%w: ValidationTime is zero", ErrInvalidPolicy)
+	}
+	if p.ExpiryWarning < 0 {
+		return fmt.Errorf("%w: ExpiryWarning is negative (%s)", ErrInvalidPolicy, p.ExpiryWarning)
 	}
 	return nil
 }

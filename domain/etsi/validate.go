@@ -107,7 +107,7 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 		return r
 	}
 	vt := p.ValidationTime
-	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), checks: p.Constraints.resolved(), plan: in.Plan}
+	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), checks: p.Constraints.resolved(), expiryWarning: p.ExpiryWarning, plan: in.Plan}
 	if v.plan == nil {
 		v.plan = NewPlan(sig, in)
 	}
@@ -134,6 +134,8 @@ type validation struct {
 	// checks are the levels of the policy's checks (policychecks.go),
 	// defaults resolved.
 	checks Constraints
+	// expiryWarning is the policy's ExpiryWarning.
+	expiryWarning time.Duration
 	// plan holds the candidate paths, built once (plan.go).
 	plan *Plan
 	// entry names the time-stamp entry validated (ValidateTimestamp);

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -75,6 +76,9 @@ func problemFor(err error) problem.Problem {
 	}
 	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
+	}
+	if errors.Is(err, errValidationTimeout) {
+		return problem.New(http.StatusServiceUnavailable, "validation-timeout", fmt.Sprintf("validation did not finish within %v: the service stopped it; try again later, and quote the request id when reporting it", answerTimeout))
 	}
 	if _, ok := errors.AsType[errInfrastructure](err); ok {
 		// The cause (database, network, a reader's internal failure) is

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -52,6 +53,10 @@ func TestProblemFor(t *testing.T) {
 		{"a panic wrapped as an infrastructure failure (the handlers wrap) is still a bug", errInfrastructure{&validation.PanicError{Value: "boom"}}, 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
 		{"a panic outranks the other signatures' errors", errInfrastructure{errors.Join(errors.New("app: revocation: timeout"), &validation.PanicError{Value: "boom"})}, 500,
+			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
+		{"a validation past its deadline", validationFailure(fmt.Errorf("validation stopped: %w", context.DeadlineExceeded)), 503,
+			"urn:svc-dss:problem:validation-timeout", "validation did not finish within 5m0s: the service stopped it; try again later, and quote the request id when reporting it"},
+		{"a panic outranks the deadline", validationFailure(errors.Join(&validation.PanicError{Value: "boom"}, context.DeadlineExceeded)), 500,
 			"urn:svc-dss:problem:internal-error", "validation could not run: an internal error of this service, not a fault of the document; quote the request id when reporting it"},
 		{"anything else is internal", errors.New("nil map"), 500,
 			"about:blank", "internal error; quote the request id when reporting it"},

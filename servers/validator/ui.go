@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/subtle"
 	"errors"
 	"log/slog"
@@ -260,12 +261,11 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 			return err
 		}
 		ctx := c.Request().Context()
-		r, err := u.a.Validation().Validate(ctx, doc)
-		if errors.Is(err, ports.ErrUnreadable) {
+		vctx, cancel := context.WithTimeout(ctx, answerTimeout)
+		defer cancel()
+		r, err := u.a.Validation().Validate(vctx, doc)
+		if err := validationFailure(err); err != nil {
 			return err
-		}
-		if err != nil {
-			return errInfrastructure{err}
 		}
 		if err := u.a.KeepValidation(ctx, s.ID, r); err != nil {
 			// The session ended while the document was validated: the

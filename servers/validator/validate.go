@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"mime"
@@ -47,12 +48,11 @@ func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 			doc.Policy = &pol
 		}
 		p, _ := c.Get(principalKey).(validator.Principal) // set by authMiddleware on every /api/ path
-		res, err := a.Validate(c.Request().Context(), p, doc)
-		if errors.Is(err, ports.ErrUnreadable) {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), answerTimeout)
+		defer cancel()
+		res, err := a.Validate(ctx, p, doc)
+		if err := validationFailure(err); err != nil {
 			return err
-		}
-		if err != nil {
-			return errInfrastructure{err}
 		}
 		lang := apiLanguage(c)
 		switch answerAs(c.Request().Header.Get(echo.HeaderAccept)) {
@@ -118,6 +118,29 @@ func attachment(c echo.Context, contentType, name string, b []byte) error {
 	h.Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, contentType, b)
 }
+
+// validationFailure is err, the error of a validation, as the handlers
+// return it: an unreadable document as it is, a validation stopped by
+// its deadline (answerTimeout: the readers and the process stop at it,
+// so that no core works on past the answer) as errValidationTimeout,
+// anything else as an infrastructure failure.
+func validationFailure(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ports.ErrUnreadable):
+		return err
+	case errors.Is(err, context.DeadlineExceeded):
+		if _, ok := errors.AsType[*validation.PanicError](err); !ok {
+			return fmt.Errorf("%w: %w", errValidationTimeout, err)
+		}
+	}
+	return errInfrastructure{err}
+}
+
+// errValidationTimeout marks a validation that did not finish within
+// answerTimeout.
+var errValidationTimeout = errors.New("validation timeout")
 
 // uploads reads the document of the two uploads, POST /api/validate and
 // POST /validate.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/catalog"
+	"github.com/svc-dss/dss/adapters/cryptosuite"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/keystore"
 	"github.com/svc-dss/dss/adapters/policy"
@@ -113,7 +114,7 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 		return nil, errors.New("lists with dev")
 	}
 	if *policyFile != "" {
-		p, err := policy.Load(*policyFile, nil)
+		p, err := policy.Load(*policyFile, cryptosuite.Parse)
 		if err != nil {
 			fmt.Fprintf(stderr, "validate: --policy: %v\n", err)
 			return nil, err
