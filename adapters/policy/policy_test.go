@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/pb33f/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/svc-dss/dss/adapters/cryptosuite"
 	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/etsi"
@@ -151,4 +153,33 @@ func TestLoadDirectory(t *testing.T) {
 	is.Equal(err.Error(), fmt.Sprintf(`policy %s: name: "one" is already the name of %s`, filepath.Join(dir, "b.yml"), filepath.Join(dir, "a.yaml")))
 	_, err = policy.LoadDirectory(filepath.Join(dir, "none"), nil)
 	is.Equal(err.Error(), fmt.Sprintf("policy %s: the policy directory cannot be read: no such file or directory", filepath.Join(dir, "none")))
+}
+
+// TestSuite: a policy's cryptographic suite is read relative to the
+// policy's file, with the reader given; a suite that cannot be read or
+// parsed is the policy's error, at cryptographicSuite.
+func TestSuite(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	dir := t.TempDir()
+	suite, err := os.ReadFile(filepath.Join("..", "cryptosuite", "testdata", "strict.xml"))
+	is.NoErr(err)
+	is.NoErr(os.WriteFile(filepath.Join(dir, "suite.xml"), suite, 0o600))
+	is.NoErr(os.WriteFile(filepath.Join(dir, "broken.xml"), []byte("<nope"), 0o600))
+	file := filepath.Join(dir, "p.yaml")
+	is.NoErr(os.WriteFile(file, []byte("name: p\ncryptographicSuite: suite.xml\nexpiryWarning: P30D\n"), 0o600))
+	p, err := policy.Load(file, cryptosuite.Parse)
+	is.NoErr(err)
+	is.Equal(p.Suite, filepath.Join(dir, "suite.xml"))
+	is.True(p.Algorithms != nil && !p.Algorithms.Empty())
+	is.Equal(p.ExpiryWarning, 30*24*time.Hour)
+
+	is.NoErr(os.WriteFile(file, []byte("name: p\ncryptographicSuite: none.xml\n"), 0o600))
+	_, err = policy.Load(file, cryptosuite.Parse)
+	is.Equal(err.Error(), fmt.Sprintf("policy %s: cryptographicSuite (line 2): %s cannot be read: no such file or directory", file, filepath.Join(dir, "none.xml")))
+
+	is.NoErr(os.WriteFile(file, []byte("name: p\ncryptographicSuite: broken.xml\n"), 0o600))
+	_, err = policy.Load(file, cryptosuite.Parse)
+	is.True(err != nil)
+	is.True(strings.HasPrefix(err.Error(), fmt.Sprintf("policy %s: cryptographicSuite (line 2): %s: ", file, filepath.Join(dir, "broken.xml"))))
 }
