@@ -85,9 +85,15 @@ func (v *Validator) Policies() Policies { return v.policies }
 // *UnknownPolicyError.
 func (v *Validator) Policy(name string) (policy.Policy, error) { return v.policies.Lookup(name) }
 
-// tenantPolicy is the policy of a validation for p that names none: the
+// PolicyOf is the policy of a validation for p that names none: the
 // tenant's default when the control database names one, else the
-// validator's default.
+// validator's default. An error is an infrastructure failure (the
+// database, or a tenant naming a policy the validator does not have).
+func (v *Validator) PolicyOf(ctx context.Context, p Principal) (policy.Policy, error) {
+	return v.tenantPolicy(ctx, p)
+}
+
+// tenantPolicy is PolicyOf.
 func (v *Validator) tenantPolicy(ctx context.Context, p Principal) (policy.Policy, error) {
 	if v.auth == nil || v.auth.policies == nil || p.Tenant == "" || p.Development {
 		return v.policies.Default, nil
