@@ -3,10 +3,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -47,13 +50,15 @@ func TestSignerFaults(t *testing.T) {
 		is.Equal(f.sign(t, f.token(t)), 200)
 
 		refused := f.token(t)
-		signed := f.signedCount()
+		var ids []string
 		is.NoErr(cluster.Restart(ctx, func() {
 			for range 3 {
-				is.Equal(f.sign(t, refused), 502)
+				status, p := f.signProblem(t, refused)
+				is.Equal(status, 502)
+				ids = append(ids, p.RequestID)
 			}
 		}))
-		is.Equal(f.signedCount(), signed) // nothing signed while it was down
+		f.refusedMeanwhile(t, ids) // nothing signed while it was down
 		is.True(strings.Contains(f.p.Stdout(), "connect: connection refused"))
 		is.Equal(f.sign(t, refused), 200) // the same token: it was never recorded as used
 	})
@@ -67,13 +72,14 @@ func TestSignerFaults(t *testing.T) {
 
 		is.NoErr(own.Stop())
 		refused := f.token(t)
-		signed := f.signedCount()
+		var ids []string
 		for range 3 {
 			status, p := f.signProblem(t, refused)
 			is.Equal(status, 502)
 			is.Equal(p.Detail, errReplayDetail)
+			ids = append(ids, p.RequestID)
 		}
-		is.Equal(f.signedCount(), signed)
+		f.refusedMeanwhile(t, ids)
 
 		// Redis back where it was, empty: the token refused while it was
 		// down signs once, and only once.
@@ -93,18 +99,32 @@ func TestSignerFaults(t *testing.T) {
 		is.Equal(f.sign(t, f.token(t)), 200)
 
 		is.NoErr(shim.Remove())
-		signed := f.signedCount()
+		var ids []string
 		for range 3 {
 			status, p := f.signProblem(t, f.token(t))
 			is.Equal(status, 502)
 			is.Equal(p.Detail, errSignUnavailableDetail)
+			ids = append(ids, p.RequestID)
 		}
-		is.Equal(f.signedCount(), signed)
+		f.refusedMeanwhile(t, ids)
 
 		// Back: the sessions of before the removal are dead; the pool
 		// opens new ones and logs in again.
 		is.NoErr(shim.Restore())
 		is.Equal(f.sign(t, f.token(t)), 200)
+		f.noSessionsInUse(t)
+
+		// Removed and put back twice while callers sign without pause:
+		// every answer is a verified signature or a 502.
+		counts := f.underLoad(t, 4, func() {
+			for range 2 {
+				is.NoErr(shim.Remove())
+				f.eventually(t, func() bool { return f.sign(t, f.token(t)) == 502 })
+				is.NoErr(shim.Restore())
+				f.eventually(t, func() bool { return f.sign(t, f.token(t)) == 200 })
+			}
+		})
+		is.True(counts[200] > 0 && counts[502] > 0) // both sides of the fault were met
 		f.noSessionsInUse(t)
 	})
 
@@ -119,17 +139,21 @@ func TestSignerFaults(t *testing.T) {
 		// Each C_Sign takes longer than the whole operation may: more
 		// calls at once than the pool has sessions, all refused.
 		is.NoErr(shim.Slow(3 * time.Second))
-		signed := f.signedCount()
 		var wg sync.WaitGroup
+		problems, errs := make([]servertest.Problem, 12), make([]error, 12)
 		statuses := make([]int, 12)
 		for i := range statuses {
-			wg.Go(func() { statuses[i], _ = f.signProblem(t, f.token(t)) })
+			auth := f.token(t)
+			wg.Go(func() { statuses[i], problems[i], errs[i] = f.try(auth) })
 		}
 		wg.Wait()
-		for _, s := range statuses {
+		var ids []string
+		for i, s := range statuses {
+			is.NoErr(errs[i])
 			is.Equal(s, 502)
+			ids = append(ids, problems[i].RequestID)
 		}
-		is.Equal(f.signedCount(), signed)
+		f.refusedMeanwhile(t, ids)
 		is.True(strings.Contains(f.p.Stdout(), "hsm: timed out"))
 
 		// Back at speed: the calls left behind finish on their own and
@@ -199,31 +223,127 @@ func (f *faultSigner) sign(t *testing.T, auth string) int {
 // signProblem is sign, returning the problem of a refusal too.
 func (f *faultSigner) signProblem(t *testing.T, auth string) (int, servertest.Problem) {
 	t.Helper()
-	status, raw := post(t, f.url, auth, body(f.a, "sign-p256", "SHA-256", "ECDSA", "", faultDigest))
-	if status == http.StatusOK {
-		var res signed
-		if err := json.Unmarshal(raw, &res); err != nil {
-			t.Fatalf("200: %v\n%s", err, raw)
-		}
-		if len(res.Signatures) != 1 || !ecdsa.VerifyASN1(f.pubs["sign-p256"].(*ecdsa.PublicKey), faultDigest, res.Signatures[0]) {
-			t.Fatalf("200 with a signature that does not verify:\n%s", raw)
-		}
-		return status, servertest.Problem{}
-	}
-	var p servertest.Problem
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Fatalf("%d: %v\n%s", status, err, raw)
-	}
-	if status == http.StatusBadGateway && p.Type != "urn:svc-dss:problem:infrastructure-failure" {
-		t.Fatalf("502 of type %s", p.Type)
+	status, p, err := f.try(auth)
+	if err != nil {
+		t.Fatal(err)
 	}
 	f.noInternals(t, p.Detail)
 	return status, p
 }
 
-// signedCount counts the audit records of calls that signed.
-func (f *faultSigner) signedCount() int {
-	return strings.Count(f.p.Stdout(), `"outcome":"signed"`)
+// try posts the request of faultDigest with auth and checks the answer
+// as sign does, returning what is wrong with it as an error: it may run
+// on any goroutine.
+func (f *faultSigner) try(auth string) (int, servertest.Problem, error) {
+	b := body(f.a, "sign-p256", "SHA-256", "ECDSA", "", faultDigest)
+	req, err := http.NewRequest(http.MethodPost, f.url+signPath, bytes.NewReader(b))
+	if err != nil {
+		return 0, servertest.Problem{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", auth)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, servertest.Problem{}, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, servertest.Problem{}, err
+	}
+	if res.StatusCode == http.StatusOK {
+		var out signed
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return 0, servertest.Problem{}, fmt.Errorf("200: %w\n%s", err, raw)
+		}
+		if len(out.Signatures) != 1 || !ecdsa.VerifyASN1(f.pubs["sign-p256"].(*ecdsa.PublicKey), faultDigest, out.Signatures[0]) {
+			return 0, servertest.Problem{}, fmt.Errorf("200 with a signature that does not verify:\n%s", raw)
+		}
+		return res.StatusCode, servertest.Problem{}, nil
+	}
+	var p servertest.Problem
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return 0, servertest.Problem{}, fmt.Errorf("%d: %w\n%s", res.StatusCode, err, raw)
+	}
+	if res.StatusCode == http.StatusBadGateway && p.Type != "urn:svc-dss:problem:infrastructure-failure" {
+		return 0, servertest.Problem{}, fmt.Errorf("502 of type %s", p.Type)
+	}
+	return res.StatusCode, p, nil
+}
+
+// underLoad runs callers that sign without pause while fault runs, and
+// fails the test if any answer is other than a verified 200 or a 502
+// infrastructure-failure. It returns the count of each status.
+func (f *faultSigner) underLoad(t *testing.T, callers int, fault func()) map[int]int {
+	t.Helper()
+	var (
+		mu     sync.Mutex
+		counts = map[int]int{}
+		errs   []error
+		done   = make(chan struct{})
+		wg     sync.WaitGroup
+	)
+	for range callers {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				auth := "Bearer " + f.a.token(t, body(f.a, "sign-p256", "SHA-256", "ECDSA", "", faultDigest), nil)
+				status, _, err := f.try(auth)
+				mu.Lock()
+				counts[status]++
+				if err == nil && status != http.StatusOK && status != http.StatusBadGateway {
+					err = fmt.Errorf("status %d", status)
+				}
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	fault()
+	close(done)
+	wg.Wait()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	return counts
+}
+
+// outcomeOf waits for the audit record of the request id and returns
+// its outcome.
+func (f *faultSigner) outcomeOf(t *testing.T, id string) string {
+	t.Helper()
+	outcome := ""
+	f.eventually(t, func() bool {
+		for line := range strings.SplitSeq(f.p.Stdout(), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == "sign-ska" && rec["request_id"] == id {
+				outcome, _ = rec["outcome"].(string)
+				return true
+			}
+		}
+		return false
+	})
+	return outcome
+}
+
+// refusedMeanwhile asserts that the calls of the request ids were
+// audited as failed: nothing was signed for them.
+func (f *faultSigner) refusedMeanwhile(t *testing.T, ids []string) {
+	t.Helper()
+	if len(ids) == 0 {
+		t.Fatal("no call was made during the fault")
+	}
+	for _, id := range ids {
+		if o := f.outcomeOf(t, id); o != "failed" {
+			t.Fatalf("request %s: outcome %q during the fault", id, o)
+		}
+	}
 }
 
 // noSessionsInUse waits until the metrics show no HSM session busy: none
