@@ -134,6 +134,19 @@ func newSignWorld(t testing.TB, env ...string) *signWorld {
 // empty one.
 func newSignWorldOn(t testing.TB, admin string, env ...string) *signWorld {
 	t.Helper()
+	w := seedSignWorld(t, admin)
+	srv := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, env...))
+	w.url, w.logs = srv.URL, srv.Logs
+	return w
+}
+
+// seedSignWorld fills the new empty control database at admin with the
+// world newSignWorld serves, without starting a signer: the schema and
+// seed, tenant A's partition on a new SoftHSM2 token with its keys, and
+// the proxies' registered keys. The fault tests start the signer binary
+// on it instead.
+func seedSignWorld(t testing.TB, admin string) *signWorld {
+	t.Helper()
 	w := &signWorld{admin: admin, pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
 	if err != nil {
@@ -185,8 +198,6 @@ func newSignWorldOn(t testing.TB, admin string, env ...string) *signWorld {
 	w.a2 = w.register(t, exec, tenantA, moduleA2, "proxy-a2")
 	w.b = w.register(t, exec, tenantB, moduleB, "proxy-b")
 	w.c = w.register(t, exec, tenantC, moduleC, "proxy-c")
-	srv := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, env...))
-	w.url, w.logs = srv.URL, srv.Logs
 	return w
 }
 
