@@ -126,6 +126,9 @@ func freeLoopbackAddress(t *testing.T) string {
 // Stopping the signer removes the files it made.
 func TestSignValidateRoundTrip(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the signer and the validator")
+	}
 	signerBin := buildDev(t, ".", "signer")
 	validatorBin := buildDev(t, "../validator", "validator")
 	pkiAddress := freeLoopbackAddress(t)

@@ -92,19 +92,24 @@ func TestSignCommand(t *testing.T) {
 	t.Parallel()
 	w := newSignWorld(t)
 	f := newSignFiles(t, w)
+	// Level T: the fixture PKI's time-stamping unit on a loopback port.
+	tsa := pki.Start(t).PKI.TSAURL()
 	tests := []struct {
 		name, file, label, algorithm, out string
+		tsa                               string
 	}{
-		{"PAdES, RSA PKCS#1 v1.5", f.pdf, "sign-rsa", "", filepath.Join(f.dir, "doc-signed.pdf")},
-		{"PAdES, RSA-PSS", f.pdf, "sign-rsa", "RSA_PSS", filepath.Join(f.dir, "pss.pdf")},
-		{"PAdES, ECDSA", f.pdf, "sign-p256", "", filepath.Join(f.dir, "ec.pdf")},
-		{"CAdES, RSA", f.text, "sign-rsa", "", filepath.Join(f.dir, "doc.txt.p7s")},
-		{"CAdES, ECDSA", f.text, "sign-p256", "ECDSA", filepath.Join(f.dir, "ec.p7s")},
+		{"PAdES, RSA PKCS#1 v1.5", f.pdf, "sign-rsa", "", filepath.Join(f.dir, "doc-signed.pdf"), ""},
+		{"PAdES, RSA-PSS", f.pdf, "sign-rsa", "RSA_PSS", filepath.Join(f.dir, "pss.pdf"), ""},
+		{"PAdES, ECDSA", f.pdf, "sign-p256", "", filepath.Join(f.dir, "ec.pdf"), ""},
+		{"PAdES-T, ECDSA", f.pdf, "sign-p256", "", filepath.Join(f.dir, "ec-t.pdf"), tsa},
+		{"CAdES, RSA", f.text, "sign-rsa", "", filepath.Join(f.dir, "doc.txt.p7s"), ""},
+		{"CAdES, ECDSA", f.text, "sign-p256", "ECDSA", filepath.Join(f.dir, "ec.p7s"), ""},
+		{"CAdES-T, RSA-PSS", f.text, "sign-rsa", "RSA_PSS", filepath.Join(f.dir, "pss-t.p7s"), tsa},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			set := map[string]string{"--algorithm": tt.algorithm}
+			set := map[string]string{"--algorithm": tt.algorithm, "--tsa": tt.tsa}
 			if !strings.HasSuffix(tt.out, "-signed.pdf") && !strings.HasSuffix(tt.out, "doc.txt.p7s") {
 				set["--out"] = tt.out // else the default name
 			}
@@ -130,6 +135,10 @@ func TestSignCommand(t *testing.T) {
 			sd, err := cms.Parse(der)
 			is.NoErr(err)
 			is.Equal(len(sd.SignerInfos), 1)
+			// A signature time-stamp exactly at level T.
+			is.Equal(len(sd.SignerInfos[0].UnsignedAttrs.Find(cms.OIDAttrTimeStampToken)) == 1, tt.tsa != "")
+			// CAdES carries its signing time as an attribute, PAdES in /M.
+			is.Equal(len(sd.SignerInfos[0].SignedAttrs.Find(cms.OIDAttrSigningTime)) == 1, tt.file == f.text)
 		})
 	}
 	is := is.New(t)
