@@ -14,6 +14,7 @@ import (
 	"github.com/matryer/is"
 
 	fixture "github.com/svc-dss/dss/fixtures/pades"
+	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/signsetup"
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
@@ -122,7 +123,9 @@ func freeLoopbackAddress(t *testing.T) string {
 // (detached CAdES-B) through `signer sign`; the validator passes each
 // with the Swiss framework and qualification of the certificates
 // (qualified, without a qualified time-stamp: not equivalent to a
-// handwritten signature), and fails a signed PDF changed afterwards.
+// handwritten signature), at level B and, with the development PKI's
+// time-stamping unit, at level T; and it fails a signed PDF changed
+// afterwards.
 // Stopping the signer removes the files it made.
 func TestSignValidateRoundTrip(t *testing.T) {
 	t.Parallel()
@@ -209,6 +212,28 @@ func TestSignValidateRoundTrip(t *testing.T) {
 			})
 		}
 	}
+	t.Run("sign-p256 PAdES_BASELINE_T", func(t *testing.T) {
+		is := is.New(t)
+		// The development PKI's time-stamping unit, served from this
+		// process at the validator's PKI address while the client signs
+		// (the same bytes as the validator's: the PKI is a function of its
+		// address), closed before the validator listens there. Its unit is
+		// a qualified one on the EU lists, not on the Swiss list: the
+		// signature stays a QES not equivalent to a handwritten one.
+		tsa, err := pki.NewServerAt(pkiAddress)
+		is.NoErr(err)
+		out := filepath.Join(dir, "sign-p256-T.pdf")
+		sign(t, pdf, "sign-p256", out, "--tsa", tsa.PKI.TSAURL())
+		is.NoErr(tsa.Close())
+		r := validate(t, out)
+		s := r.Signatures[0]
+		is.Equal(s.Indication, "TOTAL_PASSED") // s.SubIndication
+		is.Equal(s.SignatureFormat, "PAdES_BASELINE_T")
+		is.Equal(s.TrustFramework, "CH_ZERTES")
+		is.True(s.SwissQualification != nil)
+		is.Equal(*s.SwissQualification, "QES")
+		is.True(s.HandwrittenEquivalent != nil && !*s.HandwrittenEquivalent)
+	})
 	t.Run("a PDF changed after signing", func(t *testing.T) {
 		is := is.New(t)
 		signed := filepath.Join(dir, "sign-p256.pdf")
