@@ -58,22 +58,8 @@ func usagef(format string, args ...any) error {
 // parseSign reads the command line of `signer sign`. Every error names
 // the option and what is wrong with it.
 func parseSign(args []string, stderr io.Writer) (*signCommand, error) {
-	fs := flag.NewFlagSet("sign", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, signUsage); fs.PrintDefaults() }
 	var c signCommand
-	fs.StringVar(&c.url, "url", "", "the signing server's base `URL` (http or https)")
-	fs.StringVar(&c.tenant, "tenant", "", "the tenant's `UUID`")
-	fs.StringVar(&c.module, "module", "", "the `UUID` of the DSS module this proxy is")
-	fs.StringVar(&c.kid, "kid", "", "the `KID` the client key is registered under")
-	fs.StringVar(&c.clientKeyPath, "client-key", "", "PEM `FILE` of the client key that signs the tokens (EC or RSA private key)")
-	fs.StringVar(&c.label, "key-label", "", "the signing key's `LABEL` in the tenant's partition")
-	fs.StringVar(&c.certPath, "certificate", "", "PEM or DER `FILE`: the signing key's certificate first, then its issuers")
-	fs.StringVar(&c.algorithm, "algorithm", "", "RSA_PKCS1_V1_5 (default for RSA), RSA_PSS or ECDSA (default for EC)")
-	fs.StringVar(&c.level, "level", "", "B, or T with a signature time-stamp from --tsa (default B, T when --tsa is given)")
-	fs.StringVar(&c.tsa, "tsa", "", "`URL` of an RFC 3161 time-stamping unit, for level T")
-	fs.StringVar(&c.format, "format", "", "pades (a PDF, default for a file that starts with %PDF-) or cades (a detached CAdES of any file)")
-	fs.StringVar(&c.out, "out", "", "where to write the result (default FILE-signed.pdf for PAdES, FILE.p7s for CAdES)")
+	fs := c.flags(stderr)
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -93,6 +79,26 @@ func parseSign(args []string, stderr io.Writer) (*signCommand, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// flags are the options of `signer sign`, read into c.
+func (c *signCommand) flags(stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("sign", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, signUsage); fs.PrintDefaults() }
+	fs.StringVar(&c.url, "url", "", "the signing server's base `URL` (http or https)")
+	fs.StringVar(&c.tenant, "tenant", "", "the tenant's `UUID`")
+	fs.StringVar(&c.module, "module", "", "the `UUID` of the DSS module this proxy is")
+	fs.StringVar(&c.kid, "kid", "", "the `KID` the client key is registered under")
+	fs.StringVar(&c.clientKeyPath, "client-key", "", "PEM `FILE` of the client key that signs the tokens (EC or RSA private key)")
+	fs.StringVar(&c.label, "key-label", "", "the signing key's `LABEL` in the tenant's partition")
+	fs.StringVar(&c.certPath, "certificate", "", "PEM or DER `FILE`: the signing key's certificate first, then its issuers")
+	fs.StringVar(&c.algorithm, "algorithm", "", "RSA_PKCS1_V1_5 (default for RSA), RSA_PSS or ECDSA (default for EC)")
+	fs.StringVar(&c.level, "level", "", "B, or T with a signature time-stamp from --tsa (default B, T when --tsa is given)")
+	fs.StringVar(&c.tsa, "tsa", "", "`URL` of an RFC 3161 time-stamping unit, for level T")
+	fs.StringVar(&c.format, "format", "", "pades (a PDF, default for a file that starts with %PDF-) or cades (a detached CAdES of any file)")
+	fs.StringVar(&c.out, "out", "", "where to write the result (default FILE-signed.pdf for PAdES, FILE.p7s for CAdES)")
+	return fs
 }
 
 // parseInterleaved parses flags before and after the file arguments.
