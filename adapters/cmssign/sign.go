@@ -8,8 +8,10 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/asn1"
 	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
@@ -30,6 +32,13 @@ type Signer struct {
 	// message imprint is digest, the hash h of the signature value: the
 	// signature-time-stamp (RFC 3161, appendix A) of level T.
 	Timestamp func(ctx context.Context, h crypto.Hash, digest []byte) ([]byte, error)
+	// PSS signs an RSA key with RSASSA-PSS (MGF1 on the digest's hash,
+	// salt as long as the hash) instead of PKCS #1 v1.5.
+	PSS bool
+	// SigningTime, when not zero, is added as the signing-time signed
+	// attribute: a CAdES baseline signature has one (ETSI EN 319 122-1,
+	// 5.2.1), a PAdES one must not (its time is the dictionary's /M).
+	SigningTime time.Time
 }
 
 // Hash is the digest algorithm SignDetached uses with key: SHA-384 and
@@ -67,7 +76,7 @@ func SignDetached(ctx context.Context, content []byte, s Signer) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("cmssign: %w", err)
 	}
-	sigAlg, scheme, err := SignatureAlgorithm(s.Key.Public(), h, false)
+	sigAlg, scheme, err := SignatureAlgorithm(s.Key.Public(), h, s.PSS)
 	if err != nil {
 		return nil, fmt.Errorf("cmssign: %w", err)
 	}
@@ -80,12 +89,20 @@ func SignDetached(ctx context.Context, content []byte, s Signer) ([]byte, error)
 	var contentType, messageDigest cryptobyte.Builder
 	contentType.AddASN1ObjectIdentifier(cms.OIDData)
 	messageDigest.AddASN1OctetString(hh.Sum(nil))
-	var attrs [][]byte
-	for _, a := range []cms.Attribute{
+	list := []cms.Attribute{
 		{Type: cms.OIDAttrContentType, Values: [][]byte{contentType.BytesOrPanic()}},
 		{Type: cms.OIDAttrMessageDigest, Values: [][]byte{messageDigest.BytesOrPanic()}},
 		{Type: cms.OIDAttrSigningCertificateV2, Values: [][]byte{ess}},
-	} {
+	}
+	if !s.SigningTime.IsZero() {
+		at, err := asn1.MarshalWithParams(s.SigningTime.UTC().Truncate(time.Second), "utc")
+		if err != nil {
+			return nil, fmt.Errorf("cmssign: signing-time: %w", err)
+		}
+		list = append(list, cms.Attribute{Type: cms.OIDAttrSigningTime, Values: [][]byte{at}})
+	}
+	var attrs [][]byte
+	for _, a := range list {
 		der, err := Attribute(a)
 		if err != nil {
 			return nil, fmt.Errorf("cmssign: %w", err)

@@ -30,7 +30,7 @@ const maxPages = 1 << 16
 // length fits ten digits.
 const byteRangeWidth = 4*10 + 3
 
-// fieldName is the signature field's name (/T).
+// fieldName is the default signature field's name (/T).
 const fieldName = "Validator seal"
 
 // PDF returns doc with the seal's signature added as an incremental
@@ -73,7 +73,7 @@ func (s *Seal) PDF(ctx context.Context, doc []byte) ([]byte, error) {
 	contentsEnd := b.Len()
 	b.WriteString(" >>\nendobj\n")
 	object(fieldN, fmt.Sprintf("<< /Type /Annot /Subtype /Widget /FT /Sig /T %s /V %d 0 R /Rect [0 0 0 0] /F 132 /P %d 0 R >>",
-		textString(fieldName), sigN, u.pageN))
+		textString(s.field), sigN, u.pageN))
 
 	xref := b.Len()
 	b.WriteString("xref\n0 1\n0000000000 65535 f \n")
@@ -93,7 +93,7 @@ func (s *Seal) PDF(ctx context.Context, doc []byte) ([]byte, error) {
 	ranges := fmt.Sprintf("0 %d %d %d", contentsAt, contentsEnd, len(out)-contentsEnd)
 	copy(out[rangeAt:], ranges)
 	signed := slices.Concat(out[:contentsAt], out[contentsEnd:])
-	signer := cmssign.Signer{Certificate: s.Certificate(), Chain: s.chain[1:], Key: s.key}
+	signer := cmssign.Signer{Certificate: s.Certificate(), Chain: s.chain[1:], Key: s.key, PSS: s.pss}
 	if s.tsa != nil {
 		signer.Timestamp = s.tsa.Timestamp
 	}

@@ -24,12 +24,25 @@ type Seal struct {
 	chain []*x509.Certificate
 	tsa   Timestamper
 	now   func() time.Time
+	field string // the signature field's name (/T)
+	pss   bool   // RSASSA-PSS instead of PKCS #1 v1.5
 }
+
+// An Option changes a Seal from its defaults.
+type Option func(*Seal)
+
+// WithFieldName names the PDF signature field (/T) field instead of
+// "Validator seal": a signer other than the validator's seal names its
+// own.
+func WithFieldName(field string) Option { return func(s *Seal) { s.field = field } }
+
+// WithPSS signs with RSASSA-PSS (an RSA key only) instead of PKCS #1 v1.5.
+func WithPSS() Option { return func(s *Seal) { s.pss = true } }
 
 // New returns the seal of key, whose certificate is chain[0] (its
 // issuers follow, to embed). tsa, when not nil, time-stamps every
 // signature (PAdES level T). now is the clock of the signing time.
-func New(key crypto.Signer, chain []*x509.Certificate, tsa Timestamper, now func() time.Time) (*Seal, error) {
+func New(key crypto.Signer, chain []*x509.Certificate, tsa Timestamper, now func() time.Time, opts ...Option) (*Seal, error) {
 	if key == nil || len(chain) == 0 {
 		return nil, errors.New("seal: a key and its certificate are required")
 	}
@@ -46,7 +59,14 @@ func New(key crypto.Signer, chain []*x509.Certificate, tsa Timestamper, now func
 	if c.KeyUsage != 0 && c.KeyUsage&(x509.KeyUsageDigitalSignature|x509.KeyUsageContentCommitment) == 0 {
 		return nil, fmt.Errorf("seal: the certificate %q does not allow signatures (key usage has neither digitalSignature nor nonRepudiation)", c.Subject.String())
 	}
-	return &Seal{key: key, chain: chain, tsa: tsa, now: now}, nil
+	s := &Seal{key: key, chain: chain, tsa: tsa, now: now, field: fieldName}
+	for _, o := range opts {
+		o(s)
+	}
+	if _, rsaKey := key.Public().(*rsa.PublicKey); s.pss && !rsaKey {
+		return nil, errors.New("seal: RSASSA-PSS needs an RSA key")
+	}
+	return s, nil
 }
 
 // Certificate is the seal certificate.

@@ -25,11 +25,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+	"github.com/jmoiron/sqlx"
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/postgres"
@@ -37,6 +39,7 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/signer"
 	"github.com/svc-dss/dss/fixtures/pgtest"
+	"github.com/svc-dss/dss/fixtures/signsetup"
 	"github.com/svc-dss/dss/fixtures/softhsm"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/servertest"
@@ -134,17 +137,27 @@ func newSignWorld(t testing.TB, env ...string) *signWorld {
 // empty one.
 func newSignWorldOn(t testing.TB, admin string, env ...string) *signWorld {
 	t.Helper()
-	w := &signWorld{admin: admin, pubs: map[string]crypto.PublicKey{}, pairs: map[string]softhsm.KeyPair{}}
+	w := seedSignWorld(t, admin)
+	srv := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, env...))
+	w.url, w.logs = srv.URL, srv.Logs
+	return w
+}
+
+// seedSignWorld fills the new empty control database at admin with the
+// world newSignWorld serves, without starting a signer: the schema and
+// seed, tenant A's partition on a new SoftHSM2 token with its keys, and
+// the proxies' registered keys. The fault tests start the signer binary
+// on it instead.
+func seedSignWorld(t testing.TB, admin string) *signWorld {
+	t.Helper()
+	w := &signWorld{admin: admin}
 	db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if err := postgres.Migrate(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	if err := postgres.Seed(ctx, db); err != nil {
+	if err := signsetup.Prepare(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(q string, args ...any) {
@@ -154,39 +167,23 @@ func newSignWorldOn(t testing.TB, admin string, env ...string) *signWorld {
 		}
 	}
 	// Tenant A's partition: a SoftHSM2 token with RSA and P-256 signing
-	// keys, each with its authorization key.
+	// keys, each with its authorization key, and a key without one.
 	w.tokA = softhsm.New(t)
-	for _, k := range []struct {
-		label string
-		rsa   bool
-	}{{"sign-rsa", true}, {"sign-rsa-ska", false}, {"sign-p256", false}, {"sign-p256-ska", false}, {"no-ska", false}} {
-		var kp softhsm.KeyPair
-		if k.rsa {
-			kp, err = w.tokA.GenerateRSAKey(k.label, []byte(k.label), 2048)
-		} else {
-			kp, err = w.tokA.GenerateECKey(k.label, []byte(k.label))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w.pubs[k.label], err = w.tokA.PublicKey(kp.Public); err != nil {
-			t.Fatal(err)
-		}
-		w.pairs[k.label] = kp
+	part, err := signsetup.NewPartition(ctx, db, w.tokA, tenantA, slices.Concat(
+		signsetup.SigningKeys("sign-rsa", true), signsetup.SigningKeys("sign-p256", false), []signsetup.Key{{Label: "no-ska"}})...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	exec(`UPDATE hsm_partitions SET pkcs11_module = $1, token_label = $2, slot = NULL, user_name = 'user', pin_ref = $3 WHERE tenant_id = $4`,
-		w.tokA.ModulePath(), w.tokA.Label(), "pin:"+w.tokA.UserPIN(), tenantA)
+	w.pubs, w.pairs = part.Public, part.Pairs
 	// Proxies: A on its module; A2 on a second module of A; B (licensed
 	// for validation only); C (licensed dss, no dss.sign permission).
 	exec(`INSERT INTO dss_modules (id, tenant_id, name, enabled) VALUES ($1, $2, 'second', true), ($3, $4, 'b', true), ($5, $6, 'c', true)`,
 		moduleA2, tenantA, moduleB, tenantB, moduleC, tenantC)
 	exec(`INSERT INTO tenant_features (tenant_id, feature) VALUES ($1, 'dss')`, tenantC)
-	w.a = w.register(t, exec, tenantA, moduleA, "proxy-a")
-	w.a2 = w.register(t, exec, tenantA, moduleA2, "proxy-a2")
-	w.b = w.register(t, exec, tenantB, moduleB, "proxy-b")
-	w.c = w.register(t, exec, tenantC, moduleC, "proxy-c")
-	srv := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, env...))
-	w.url, w.logs = srv.URL, srv.Logs
+	w.a = register(t, db, tenantA, moduleA, "proxy-a")
+	w.a2 = register(t, db, tenantA, moduleA2, "proxy-a2")
+	w.b = register(t, db, tenantB, moduleB, "proxy-b")
+	w.c = register(t, db, tenantC, moduleC, "proxy-c")
 	return w
 }
 
@@ -203,18 +200,12 @@ func (w *signWorld) noInternals(t testing.TB, detail string) {
 }
 
 // register makes a proxy key and records it in the control database.
-func (w *signWorld) register(t testing.TB, exec func(string, ...any), tenant, module, kid string) proxy {
+func register(t testing.TB, db *sqlx.DB, tenant, module, kid string) proxy {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key, err := signsetup.Register(context.Background(), db, tenant, module, kid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spki, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemKey := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: spki})
-	exec(`INSERT INTO client_keys (tenant_id, kid, module_id, algorithm, public_key, enabled) VALUES ($1, $2, $3, 'ES256', $4, true)`, tenant, kid, module, string(pemKey))
 	return proxy{tenant: tenant, module: module, kid: kid, key: key}
 }
 

@@ -231,12 +231,13 @@ func TestKillDuringRefresh(t *testing.T) {
 	t.Logf("seed %d: killed after %v", seed, killedAt)
 }
 
-// buildValidator builds the validator binary (without development mode).
+// buildValidator returns the validator binary (without development
+// mode), built once per test process.
 func buildValidator(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "validator")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := builtValidator()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -364,6 +365,13 @@ func waitForOutcome(t *testing.T, s faultServer, territory, outcome string) verd
 // and the verdict.
 func validateOne(t *testing.T, s faultServer, doc []byte) (int, verdict.ValidationSummary) {
 	t.Helper()
+	return validateAs(t, s, "", doc)
+}
+
+// validateAs is validateOne with the Authorization header auth ("":
+// none).
+func validateAs(t *testing.T, s faultServer, auth string, doc []byte) (int, verdict.ValidationSummary) {
+	t.Helper()
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
 	fw, err := w.CreateFormFile("file", "sample.p7m")
@@ -372,7 +380,15 @@ func validateOne(t *testing.T, s faultServer, doc []byte) (int, verdict.Validati
 	}
 	fw.Write(doc)
 	w.Close()
-	res, err := http.Post(s.url+"/api/validate", w.FormDataContentType(), &b)
+	req, err := http.NewRequest(http.MethodPost, s.url+"/api/validate", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
-func TestMain(m *testing.M) { redistest.Main(m, pgtest.Shutdown) }
+func TestMain(m *testing.M) { redistest.Main(m, pgtest.Shutdown, removeBuilt) }
 
 // start runs the validator in-process on a free port with args and env.
 func start(t *testing.T, args []string, env ...string) *servertest.Server {

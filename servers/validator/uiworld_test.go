@@ -148,7 +148,15 @@ func newUIWorld(t *testing.T, o uiOptions) *uiWorld {
 func controlDatabase(t *testing.T) string {
 	t.Helper()
 	u := pgtest.NewDatabaseURL(t)
-	db, err := postgres.OpenWritable(postgres.Options{URL: u})
+	seedControl(t, u)
+	return u
+}
+
+// seedControl gives the empty control database at url the schema and
+// seed.
+func seedControl(t *testing.T, url string) {
+	t.Helper()
+	db, err := postgres.OpenWritable(postgres.Options{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +167,6 @@ func controlDatabase(t *testing.T) string {
 	if err := postgres.Seed(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	return u
 }
 
 // exec changes the control database.
