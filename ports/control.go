@@ -106,6 +106,16 @@ type TenantDirectory interface {
 	Provider(ctx context.Context, tenant string) (Provider, error)
 }
 
+// TenantPolicies knows each tenant's default validation policy
+// (docs/decisions/0042).
+type TenantPolicies interface {
+	// ValidationPolicy returns the name of an enabled tenant's default
+	// validation policy, "" when it has none; an error wrapping
+	// ErrNotFound for an unknown, disabled or malformed tenant. Any other
+	// error is an infrastructure failure.
+	ValidationPolicy(ctx context.Context, tenant string) (string, error)
+}
+
 // Licenses knows the tenants' feature licences ("dss.validator", "dss").
 type Licenses interface {
 	// HasFeature reports whether an enabled tenant holds the feature

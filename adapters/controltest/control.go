@@ -18,6 +18,7 @@ type Control interface {
 	ports.Permissions
 	ports.ClientKeys
 	ports.Partitions
+	ports.TenantPolicies
 }
 
 // A Tenant is one tenant's control data, as the suite asks an
@@ -41,6 +42,9 @@ type Tenant struct {
 	// Partition is the tenant's HSM partition, or nil. Its Tenant field is
 	// empty.
 	Partition *ports.PartitionRegistration
+	// ValidationPolicy names the tenant's default validation policy; ""
+	// for none.
+	ValidationPolicy string
 }
 
 // A License is a feature licence valid from From (inclusive) until Until
@@ -115,6 +119,7 @@ func Tenants() []Tenant {
 			},
 			Partition: &ports.PartitionRegistration{Type: "pkcs11-ska", Library: "/usr/lib/softhsm/libsofthsm2.so",
 				TokenLabel: "tenant-a", User: "user", PINRef: "env:PIN_A"},
+			ValidationPolicy: "strict",
 		},
 		{
 			ID:       tenantB,
@@ -138,6 +143,7 @@ func Tenants() []Tenant {
 			Keys:        []Key{{Kid: "tenant-d-key", Module: moduleD, Algorithm: "ES256", PublicKey: pemA}},
 			Partition: &ports.PartitionRegistration{Type: "pkcs11-ska", Library: "/opt/hsm/lib.so", Slot: &slot7,
 				TokenLabel: "tenant-d", User: "user", PINRef: "pin:1234"},
+			ValidationPolicy: "lax",
 		},
 		{ID: tenantE},
 	}
@@ -178,6 +184,7 @@ func Run(t *testing.T, open func(t *testing.T, tenants []Tenant) Control) {
 	t.Run("HasPermission", func(t *testing.T) { t.Parallel(); permissionSuite(t, c) })
 	t.Run("ClientKey", func(t *testing.T) { t.Parallel(); clientKeySuite(t, c) })
 	t.Run("Partition", func(t *testing.T) { t.Parallel(); partitionSuite(t, c) })
+	t.Run("ValidationPolicy", func(t *testing.T) { t.Parallel(); policySuite(t, c) })
 }
 
 // notFound fails the test unless err wraps ports.ErrNotFound and got is
@@ -443,4 +450,32 @@ func partitionSuite(t *testing.T, c Control) {
 		again, err := c.Partition(ctx, tenantC)
 		found(t, again, err, wantC)
 	})
+}
+
+func policySuite(t *testing.T, c Control) {
+	ctx := context.Background()
+	t.Run("the tenant's policy", func(t *testing.T) {
+		got, err := c.ValidationPolicy(ctx, tenantA)
+		found(t, got, err, "strict")
+	})
+	t.Run("upper case ID", func(t *testing.T) {
+		got, err := c.ValidationPolicy(ctx, strings.ToUpper(tenantA))
+		found(t, got, err, "strict")
+	})
+	t.Run("none: empty", func(t *testing.T) {
+		got, err := c.ValidationPolicy(ctx, tenantE)
+		found(t, got, err, "")
+	})
+	for _, id := range []string{tenantD, unknown} {
+		t.Run("disabled or unknown "+id, func(t *testing.T) {
+			got, err := c.ValidationPolicy(ctx, id)
+			notFound(t, got, err)
+		})
+	}
+	for _, m := range malformed {
+		t.Run("malformed: "+m.name, func(t *testing.T) {
+			got, err := c.ValidationPolicy(ctx, m.tenant)
+			notFound(t, got, err)
+		})
+	}
 }

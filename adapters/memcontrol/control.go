@@ -30,6 +30,9 @@ type Tenant struct {
 	// Partition is the tenant's HSM partition, or nil. Its Tenant field is
 	// ignored: lookups fill it in.
 	Partition *ports.PartitionRegistration
+	// ValidationPolicy names the tenant's default validation policy; ""
+	// for none.
+	ValidationPolicy string
 }
 
 // A License is a feature licence, valid from From (inclusive) until Until
@@ -79,6 +82,7 @@ type tenant struct {
 	permissions map[string]bool
 	keys        map[string]ports.ClientKey // enabled keys on enabled modules
 	partition   *ports.PartitionRegistration
+	policy      string
 }
 
 // algorithms are the JWS algorithms a client key may be registered with
@@ -123,7 +127,7 @@ func New(tenants ...Tenant) (*Control, error) {
 // build checks the data of the tenant with the canonical UUID id and
 // indexes it; modules collects the module IDs of every tenant.
 func build(id string, in Tenant, modules map[string]bool) (tenant, error) {
-	t := tenant{licenses: map[string]License{}, permissions: map[string]bool{}, keys: map[string]ports.ClientKey{}}
+	t := tenant{licenses: map[string]License{}, permissions: map[string]bool{}, keys: map[string]ports.ClientKey{}, policy: in.ValidationPolicy}
 	if p := in.Provider; p != nil {
 		switch {
 		case p.Issuer == "" || p.ClientID == "":
@@ -208,6 +212,16 @@ func (c *Control) Provider(_ context.Context, tenant string) (ports.Provider, er
 		return ports.Provider{}, fmt.Errorf("memcontrol: provider of tenant %s: %w", id, ports.ErrNotFound)
 	}
 	return *t.provider, nil
+}
+
+// ValidationPolicy returns the name of an enabled tenant's default
+// validation policy, "" for none.
+func (c *Control) ValidationPolicy(_ context.Context, tenant string) (string, error) {
+	_, t, err := c.tenant("validation policy", tenant)
+	if err != nil {
+		return "", err
+	}
+	return t.policy, nil
 }
 
 // HasFeature reports whether an enabled tenant holds the feature licence

@@ -25,7 +25,7 @@ func TestContract(t *testing.T) {
 func convert(in []controltest.Tenant) []memcontrol.Tenant {
 	var out []memcontrol.Tenant
 	for _, t := range in {
-		m := memcontrol.Tenant{ID: t.ID, Disabled: t.Disabled, Provider: t.Provider, Permissions: t.Permissions, Partition: t.Partition}
+		m := memcontrol.Tenant{ID: t.ID, Disabled: t.Disabled, Provider: t.Provider, Permissions: t.Permissions, Partition: t.Partition, ValidationPolicy: t.ValidationPolicy}
 		for _, l := range t.Licenses {
 			m.Licenses = append(m.Licenses, memcontrol.License(l))
 		}

@@ -56,7 +56,7 @@ func provision(t *testing.T, tenants []controltest.Tenant) *sqlx.DB {
 	// NULL for a zero time or a nil slot: an open side, no slot.
 	instant := func(v time.Time) sql.NullTime { return sql.NullTime{Time: v, Valid: !v.IsZero()} }
 	for _, tn := range tenants {
-		exec(`INSERT INTO tenants (id, name, enabled) VALUES ($1, 'contract', $2)`, tn.ID, !tn.Disabled)
+		exec(`INSERT INTO tenants (id, name, enabled, validation_policy) VALUES ($1, 'contract', $2, $3)`, tn.ID, !tn.Disabled, tn.ValidationPolicy)
 		if p := tn.Provider; p != nil {
 			exec(`INSERT INTO oidc_providers (tenant_id, issuer, client_id, client_secret_ref, audience, redirect_base_url, access_tokens)
 				VALUES ($1, $2, $3, $4, $5, $6, $7)`, tn.ID, p.Issuer, p.ClientID, p.ClientSecretRef, p.Audience, p.RedirectBaseURL, p.AccessTokens.String())

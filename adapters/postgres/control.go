@@ -125,6 +125,21 @@ func (c *Control) Provider(ctx context.Context, tenant string) (Provider, error)
 	return p, nil
 }
 
+// ValidationPolicy returns the name of an enabled tenant's default
+// validation policy (tenants.validation_policy), "" for none.
+func (c *Control) ValidationPolicy(ctx context.Context, tenant string) (string, error) {
+	id, ok := canonicalUUID(tenant)
+	if !ok {
+		return "", fmt.Errorf("postgres: validation policy: %w", ErrInvalidTenant)
+	}
+	var name string
+	err := c.db.GetContext(ctx, &name, `SELECT validation_policy FROM tenants WHERE id = $1 AND enabled`, id)
+	if err != nil {
+		return "", lookupError("validation policy", id, err)
+	}
+	return name, nil
+}
+
 // HasFeature reports whether an enabled tenant holds the feature licence
 // at the given time: valid_from <= at < valid_until, an open side always
 // holding. It answers false without an error for an unknown, disabled or

@@ -38,6 +38,7 @@ type Validator struct {
 	Redis         Redis
 	Metrics       Metrics
 	ReportSeal    ReportSeal
+	Policy        Policy
 	// ResourceRoot is the directory classpath: locations resolve against;
 	// empty means the working directory.
 	ResourceRoot string
@@ -99,6 +100,16 @@ type Egress struct {
 	AllowedHosts        []string
 	ProxyHost           string
 	ProxyPort           int
+}
+
+// Policy locates the validation policies (docs/decisions/0042).
+type Policy struct {
+	// Default is the policy file of a validation that names none and
+	// whose tenant has no default; empty: the embedded default policy.
+	Default string
+	// Directory holds the named policies, one YAML file each, named by
+	// the documents; empty: none besides the default.
+	Directory string
 }
 
 // ControlDB locates the read-only control database. A blank URL means none.
@@ -217,6 +228,10 @@ var validatorKeys = append([]binding[Validator]{
 		setDuration(func(c *Validator) *time.Duration { return &c.Trust.WithdrawalWindow })},
 	{Key{"svc.dss.validator.dev.pki-address", "SVC_DSS_VALIDATOR_DEV_PKI_ADDRESS", "127.0.0.1:8098", "development mode only: loopback host:port of the fixture PKI; the samples of fixtures/samples are made for the default, port 0 picks a free port"},
 		setLoopbackAddress(func(c *Validator) *string { return &c.DevPKIAddress })},
+	{Key{"svc.dss.validator.policy.default", "SVC_DSS_VALIDATOR_POLICY_DEFAULT", "", "validation policy file (YAML, docs/validation-policy.schema.json) of a validation that names none and whose tenant has no default; empty: the embedded default policy"},
+		setString(func(c *Validator) *string { return &c.Policy.Default })},
+	{Key{"svc.dss.validator.policy.directory", "SVC_DSS_VALIDATOR_POLICY_DIRECTORY", "", "directory of named validation policies (*.yaml, *.yml), each named by its document; a request's part policy and a tenant's default name one of them; empty: none"},
+		setString(func(c *Validator) *string { return &c.Policy.Directory })},
 	{Key{"svc.dss.validator.private-ca.enabled", "SVC_DSS_VALIDATOR_PRIVATE_CA_ENABLED", "false", "load administrator-supplied anchors"},
 		setBool(func(c *Validator) *bool { return &c.PrivateCA.Enabled })},
 	{Key{"svc.dss.validator.private-ca.directory", "SVC_DSS_VALIDATOR_PRIVATE_CA_DIR", "file:/etc/svc/trust-anchors", "file: URI or path of a directory of .pem, .crt, .cer, .der anchors (classpath: refused)"},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/freshness"
 	"github.com/svc-dss/dss/ports"
@@ -70,6 +71,7 @@ type settings struct {
 	formatNames []string
 	readers     []ports.DocumentReader // WithReaders
 	observer    Observer               // WithObserver
+	policy      *policy.Policy         // WithPolicy
 	// set names the options given, for those that exclude each other.
 	set map[string]bool
 }
@@ -110,6 +112,19 @@ type Egress struct {
 // window of 30 days.
 func DefaultThresholds() freshness.Thresholds {
 	return freshness.Thresholds{WarnAfter: 7 * 24 * time.Hour, FailAfter: 30 * 24 * time.Hour, FailureThreshold: 3, WithdrawalWindow: 30 * 24 * time.Hour}
+}
+
+// WithPolicy validates the documents that name no policy
+// (Document.Policy) under p instead of the embedded default
+// (policy.Default).
+func WithPolicy(p policy.Policy) Option {
+	return option("WithPolicy", func(s *settings) error {
+		if p.Name == "" {
+			return errors.New("a policy without a name")
+		}
+		s.policy = &p
+		return nil
+	})
 }
 
 // errNilObserver is WithObserver's error for a nil observer.

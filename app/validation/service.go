@@ -11,6 +11,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/egress"
 	"github.com/svc-dss/dss/adapters/formats"
+	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/adapters/privateca"
 	"github.com/svc-dss/dss/adapters/tlcache"
 	"github.com/svc-dss/dss/domain/algorithm"
@@ -65,6 +66,9 @@ type core struct {
 	// algorithms are the cryptographic constraints every validation
 	// applies, built once.
 	algorithms algorithm.Catalogue
+	// policy is the validation policy of a document that names none
+	// (WithPolicy).
+	policy policy.Policy
 	// expiryWarning is the window of WithExpiryWarning.
 	expiryWarning time.Duration
 	// observer learns of validations, refreshes and fetches
@@ -132,6 +136,7 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 		thresholds:   s.thresholds,
 		anchorSets:   &anchorCache{},
 		algorithms:   algorithm.Default(),
+		policy:       policy.Default(),
 		formats:      reg,
 		readers:      reg.Readers(),
 		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline).Observe(s.observer),
@@ -142,6 +147,9 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 	}
 	if s.readers != nil {
 		c.readers = s.readers
+	}
+	if s.policy != nil {
+		c.policy = *s.policy
 	}
 	if s.algorithms != nil {
 		c.algorithms = *s.algorithms

@@ -15,6 +15,7 @@ import (
 
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/formats/cert"
+	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/certpath"
 	"github.com/svc-dss/dss/domain/etsi"
@@ -69,6 +70,9 @@ type Document struct {
 	// Detached are the files a detached signature signs, in any order: a
 	// reader matches them by name or by digest.
 	Detached []Part
+	// Policy is the validation policy to validate under; nil: the
+	// validator's (WithPolicy, else the embedded default).
+	Policy *policy.Policy
 }
 
 // A Part is one file of detached signed data.
@@ -131,8 +135,20 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	if at.IsZero() {
 		at = v.clock()
 	}
-	policy := etsi.Policy{ValidationTime: at, Algorithms: v.catalogue(), ExpiryWarning: v.expiryWarning}
-	if err := policy.Validate(); err != nil {
+	chosen := v.policy
+	if doc.Policy != nil {
+		chosen = *doc.Policy
+	}
+	// The policy's suite and window, when it names them, else the
+	// validator's (WithCryptographicSuite, Judging, WithExpiryWarning).
+	vp := etsi.Policy{ValidationTime: at, Algorithms: v.catalogue(), ExpiryWarning: v.expiryWarning, Constraints: chosen.Constraints}
+	if chosen.Algorithms != nil {
+		vp.Algorithms = chosen.Algorithms
+	}
+	if chosen.ExpiryWarning != 0 {
+		vp.ExpiryWarning = chosen.ExpiryWarning
+	}
+	if err := vp.Validate(); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	// The report names the document by its SHA-256: hashed on the other
@@ -177,7 +193,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 				errs[i] = err
 				return
 			}
-			res := etsi.Validate(sig, in, policy)
+			res := etsi.Validate(sig, in, vp)
 			reports[i] = etsi.Report(sig, res)
 			etsi.Describe(&reports[i], sig, res, in.Plan)
 			reports[i].SignedBy = qualification.SignedBy(sig.SigningCertificate)
@@ -205,7 +221,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 				entryErrs[i] = err
 				return
 			}
-			res := etsi.ValidateTimestamp(e, in, policy)
+			res := etsi.ValidateTimestamp(e, in, vp)
 			entryReports[i] = qualification.OfTimestamp(e, res, anchors)
 			entryDetails[i] = report.TimestampEntry{Evidence: e, Result: res}
 		})
@@ -218,6 +234,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	td := verdict.NewTrustData(snap, at, v.thresholds)
 	td.Snapshot = trustSnapshot(snap, v.anchors)
 	sum := verdict.Summarize(doc.Name, <-digest, reports, td).WithTimestamps(entryReports)
+	sum.ValidationPolicy = &verdict.PolicyName{Name: chosen.Name, SHA256: chosen.DigestHex()}
 	return &Result{Summary: sum, Validation: report.Validation{Summary: sum, ValidationTime: at, Signatures: details, Timestamps: entryDetails}}, nil
 }
 

@@ -18,6 +18,14 @@ import (
 // error are those of validation.Validator.Validate.
 func (v *Validator) Validate(ctx context.Context, p Principal, doc validation.Document) (*validation.Result, error) {
 	began := time.Now()
+	if doc.Policy == nil {
+		pol, err := v.tenantPolicy(ctx, p)
+		if err != nil {
+			v.audit(ctx, p, doc, nil, time.Since(began), err)
+			return nil, err
+		}
+		doc.Policy = &pol
+	}
 	res, err := v.validation.Validate(ctx, doc)
 	v.audit(ctx, p, doc, res, time.Since(began), err)
 	return res, err

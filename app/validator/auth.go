@@ -51,6 +51,8 @@ type authenticator struct {
 	// tenants knows each tenant's provider registration.
 	tenants  ports.TenantDirectory
 	licenses ports.Licenses
+	// policies knows each tenant's default validation policy.
+	policies ports.TenantPolicies
 	clock    func() time.Time
 }
 
@@ -123,6 +125,7 @@ func newAuthenticator(db *sqlx.DB, clock func() time.Time) *authenticator {
 		verifier: oidc.NewVerifier(oidcProviders(cached), oidc.Options{Clock: clock}),
 		tenants:  cached,
 		licenses: cached,
+		policies: cached,
 		clock:    clock,
 	}
 }

@@ -33,6 +33,8 @@ type Validator struct {
 	clock      func() time.Time
 	scheduler  gocron.Scheduler
 	validation *validation.Validator
+	// policies are the validation policies requests and tenants name.
+	policies Policies
 	// auth is nil under permit-all.
 	auth *authenticator
 	// sessions and login serve the browser UI (ui.go, login.go).
@@ -58,6 +60,14 @@ type options struct {
 	lookupEnv  func(string) (string, bool)
 	jitter     func(max time.Duration) time.Duration
 	validation []validation.Option
+	policies   *Policies
+}
+
+// WithPolicies validates under ps instead of the policies the
+// configuration names (LoadPolicies): the command loads them first, to
+// stop on an unusable file before anything starts.
+func WithPolicies(ps Policies) Option {
+	return func(o *options) { o.policies = &ps }
 }
 
 // WithJitter draws the random wait before each refresh with jitter,
@@ -133,14 +143,22 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if err != nil {
 		return nil, err
 	}
+	var ps Policies
+	if o.policies != nil {
+		ps = *o.policies
+	} else if ps, err = LoadPolicies(cfg); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	vopts = append(vopts, validation.WithPolicy(ps.Default))
 	cat, err := catalog.New()
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	v := &Validator{cfg: cfg, db: db, logger: logger, clock: clock, auth: auth, catalog: cat,
-		login:  newLogin(oidc.NewRelyingParties(clock), o.lookupEnv, cfg.Session.LoginKey),
-		seal:   rs,
-		jitter: o.jitter,
+		login:    newLogin(oidc.NewRelyingParties(clock), o.lookupEnv, cfg.Session.LoginKey),
+		seal:     rs,
+		jitter:   o.jitter,
+		policies: ps,
 	}
 	if v.sessions, err = v.sessionStore(); err != nil {
 		return nil, errors.Join(err, v.Close())

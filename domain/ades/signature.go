@@ -147,6 +147,13 @@ type Signature struct {
 	CommitmentTypes []string
 	// PolicyID is the signature policy identifier; empty when implicit.
 	PolicyID string
+	// ContentType is the type of the signed content the signature
+	// names (a CMS content-type signed attribute's OID); empty when it
+	// names none. ContentTypeReported says the reader looks for it: a
+	// reader that does not leaves both zero, and a policy does not hold
+	// its signatures to it.
+	ContentType         string
+	ContentTypeReported bool
 
 	// Certificates are every certificate the signature carries (signed
 	// data, certificate values, timestamps' own excluded), deduplicated.

@@ -77,7 +77,7 @@ func ValidateTimestamp(e ades.TimestampEntry, in Inputs, p Policy) TimestampEntr
 		return conclude(entryPolicy, verdict.Indeterminate, verdict.SubPolicyProcessingError, detail(CodePolicyInvalid, err.Error()))
 	}
 	sig := e.Evidence()
-	v := &validation{sig: sig, in: in, vt: p.ValidationTime, r: &Result{}, cat: p.catalogue(), plan: in.Plan, entry: e.Name}
+	v := &validation{sig: sig, in: in, vt: p.ValidationTime, r: &Result{}, cat: p.catalogue(), checks: p.Constraints.resolved(), plan: in.Plan, entry: e.Name}
 	if v.plan == nil || len(v.plan.timestamps) != 1 {
 		v.plan = NewPlan(sig, in) // none, or not this entry's
 	}

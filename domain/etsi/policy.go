@@ -22,6 +22,9 @@ type Policy struct {
 	// algorithm.Default(): the constraints are on unless a policy
 	// replaces them.
 	Algorithms *algorithm.Catalogue
+	// Constraints are the levels of the checks that are a matter of
+	// policy; the zero value is DefaultConstraints.
+	Constraints Constraints
 	// ExpiryWarning is how far ahead of the validation time the end of
 	// an algorithm's acceptability is warned of (ALGORITHM_EXPIRES_SOON);
 	// zero: never. Negative is invalid.

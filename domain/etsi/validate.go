@@ -107,7 +107,7 @@ func Validate(sig ades.Signature, in Inputs, p Policy) Result {
 		return r
 	}
 	vt := p.ValidationTime
-	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), expiryWarning: p.ExpiryWarning, plan: in.Plan}
+	v := &validation{sig: sig, in: in, vt: vt, r: &r, cat: p.catalogue(), checks: p.Constraints.resolved(), expiryWarning: p.ExpiryWarning, plan: in.Plan}
 	if v.plan == nil {
 		v.plan = NewPlan(sig, in)
 	}
@@ -131,6 +131,9 @@ type validation struct {
 	signerFacts, tsaFacts []revocation.Fact
 	// cat is the policy's cryptographic constraints (constraints.go).
 	cat algorithm.Catalogue
+	// checks are the levels of the policy's checks (policychecks.go),
+	// defaults resolved.
+	checks Constraints
 	// expiryWarning is the policy's ExpiryWarning.
 	expiryWarning time.Duration
 	// plan holds the candidate paths, built once (plan.go).
@@ -235,7 +238,10 @@ func (v *validation) run() {
 	)
 	switch ref := sig.Reference; {
 	case !ref.Present:
-		v.warn(refPresent, verdict.Say(CodeSigningCertificateRefMissing, "", "the signature carries no signed signing-certificate reference"))
+		m := verdict.Say(CodeSigningCertificateRefMissing, "", "the signature carries no signed signing-certificate reference")
+		if v.constrain(v.checks.SigningCertificateReference, refPresent, verdict.Indeterminate, verdict.SubNoSigningCertificateFound, m) {
+			return
+		}
 	case !ref.DigestMatched:
 		v.check(refPresent, OK, "", "the signature carries a signed signing-certificate reference")
 		v.conclude(refDigest, verdict.Indeterminate, verdict.SubNoSigningCertificateFound,
@@ -401,6 +407,9 @@ func (v *validation) acceptance(signer *x509.Certificate) bool {
 		return false
 	}
 	v.cryptoAcceptance(signer)
+	if !v.policyChecks() {
+		return false
+	}
 	if id := v.sig.PolicyID; id != "" {
 		// 5.2.4 (VCI) and the policy's constraints are not implemented
 		// (0018): say that the policy the signer named was not applied.
@@ -408,7 +417,14 @@ func (v *validation) acceptance(signer *x509.Certificate) bool {
 	}
 	t := v.sig.ClaimedSigningTime
 	if t.IsZero() {
-		v.check("Is a claimed signing time present?", Information, "", "the signature claims no signing time")
+		// Today's INFORM records the check without a code, as before
+		// policies had levels.
+		m := verdict.Message{Message: "the signature claims no signing time"}
+		if l := v.checks.SigningTime; l != LevelInform {
+			m = detail(CodeSigningTimeMissing, m.Message)
+			return !v.constrain(l, "Is a claimed signing time present?", verdict.Indeterminate, verdict.SubSigConstraintsFailure, m)
+		}
+		v.check("Is a claimed signing time present?", Information, "", "%s", m.Message)
 		return true
 	}
 	const (
@@ -451,6 +467,9 @@ type linkStatus struct {
 	goodAt time.Time
 	// facts are the usable facts, in the order the application gave them.
 	facts []revocation.Fact
+	// unknown: an OCSP responder answered unknown about the certificate
+	// (such a fact is not usable: it settles nothing).
+	unknown bool
 }
 
 // revocationOf judges the facts of one link (5.2.5, simplified): a fact
@@ -460,6 +479,9 @@ type linkStatus struct {
 func (v *validation) revocationOf(i int, l certpath.Link) linkStatus {
 	st := linkStatus{index: i, noCheck: noCheck(l.Cert)}
 	for _, f := range v.in.Revocation[Key(l.Cert)] {
+		if f.Status == revocation.Unknown && f.Source == revocation.OCSP && v.acceptableData(f) {
+			st.unknown = true
+		}
 		if !usable(f, l, v.vt) || !v.acceptableData(f) {
 			continue
 		}
@@ -692,6 +714,7 @@ func (v *validation) path(p certpath.Path) judged {
 			Message: fmt.Sprintf("the basic validation concluded %s: past signature validation does not apply", orPassed(j.basic))})
 	}
 	j.final = v.issuedBefore(p, j.final, &j.longTerm)
+	j.final = v.freshEnough(status, func(i int) string { return subject(p.Certificates[i]) }, j.final, &j.longTerm)
 	j.final = v.anchorStatus(p, j.final, &j.longTerm)
 	j.final = v.cryptoWithTime(p, j.final, &j.longTerm)
 	c := Conclusion{Indication: j.final.indication, SubIndication: j.final.sub, Warnings: j.final.warnings}
@@ -785,6 +808,14 @@ func (v *validation) basic(p certpath.Path, status []linkStatus, checks *[]Check
 		return outcome{indication: verdict.Indeterminate, sub: verdict.SubOutOfBoundsNoPOE,
 			message: verdict.Say(string(verdict.SubOutOfBoundsNoPOE), "validity", pe.Error()+"; no proof of existence of the signature within the validity",
 				verdict.TextParam("Detail", pe.Error()))}
+	}
+	for _, st := range status {
+		if !st.fresh && !st.noCheck && st.unknown && v.checks.OCSPUnknown == UnknownFails {
+			// The policy treats an OCSP unknown that nothing else
+			// outweighs as a revocation (decision 0042).
+			return outcome{indication: verdict.TotalFailed, sub: verdict.SubRevoked,
+				message: detail(string(verdict.SubRevoked), fmt.Sprintf("the OCSP responder does not know certificate %s (status unknown), which the validation policy treats as revoked", subject(certs[st.index])))}
+		}
 	}
 	for _, st := range status {
 		if !st.fresh && !st.noCheck {

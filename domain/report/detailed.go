@@ -43,6 +43,9 @@ func Detailed(v Validation) ([]byte, error) {
 		Document:       xDocument{Name: sum.DocumentName, SHA256: sum.DocumentSHA256, SignatureCount: sum.SignatureCount, Valid: sum.Valid},
 		Snapshot:       detailedSnapshot(sum.TrustData.Snapshot),
 	}
+	if pn := sum.ValidationPolicy; pn != nil {
+		doc.Policy = &xPolicy{Name: pn.Name, SHA256: pn.SHA256}
+	}
 	for i, s := range v.Signatures {
 		doc.Signatures = append(doc.Signatures, detailedSignature(s, sum.Signatures[i]))
 	}
@@ -78,11 +81,16 @@ func document(root any, what string) ([]byte, error) {
 
 // The elements of the detailed report (docs/detailed-report.xsd).
 type (
+	xPolicy struct {
+		Name   string `xml:"Name,attr"`
+		SHA256 string `xml:"SHA256,attr"`
+	}
 	xDetailed struct {
 		XMLName        xml.Name     `xml:"urn:svc-dss:validation:detailed-report:1 DetailedReport"`
 		ValidationTime string       `xml:"ValidationTime"`
 		Document       xDocument    `xml:"Document"`
 		Snapshot       *xSnapshot   `xml:"TrustSnapshot"`
+		Policy         *xPolicy     `xml:"ValidationPolicy"`
 		Signatures     []xSignature `xml:"Signature"`
 		Timestamps     []xEntry     `xml:"TimestampEntry"`
 	}

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/xml"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -46,6 +48,13 @@ func ETSI(v Validation) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if pn := v.Summary.ValidationPolicy; pn != nil {
+			c, err := constraintsReport(*pn)
+			if err != nil {
+				return nil, err
+			}
+			r.Constraints = c
+		}
 		if snap := v.Summary.TrustData.Snapshot; snap != nil {
 			r.Process.Other = &vOtherInfo{Snapshot: vTrustSnapshot{SHA256: snap.SHA256}}
 		}
@@ -66,6 +75,7 @@ type (
 	}
 	vSignatureReport struct {
 		Identifier        *vSignatureID     `xml:"SignatureIdentifier"`
+		Constraints       *vConstraints     `xml:"ValidationConstraintsEvaluationReport"`
 		TimeInfo          *vTimeInfo        `xml:"ValidationTimeInfo"`
 		SignersDocument   *vSignersDocument `xml:"SignersDocument"`
 		Attributes        *vAttributes      `xml:"SignatureAttributes"`
@@ -210,6 +220,45 @@ type (
 )
 
 // etsiBuilder gathers the validation objects of a report, each once.
+// vConstraints names the validation policy the signature was validated
+// under (TS 119 102-2, 4.3.2: SignatureValidationPolicy): its
+// identifier is a URN of its name, its hash the SHA-256 of its
+// document, as XAdES identifies a signature policy.
+type vConstraints struct {
+	Policy struct {
+		Identifier struct {
+			ID struct {
+				SigPolicyID struct {
+					Identifier string `xml:"http://uri.etsi.org/01903/v1.3.2# Identifier"`
+				} `xml:"http://uri.etsi.org/01903/v1.3.2# SigPolicyId"`
+				Hash struct {
+					Method struct {
+						Algorithm string `xml:"Algorithm,attr"`
+					} `xml:"http://www.w3.org/2000/09/xmldsig# DigestMethod"`
+					Value string `xml:"http://www.w3.org/2000/09/xmldsig# DigestValue"`
+				} `xml:"http://uri.etsi.org/01903/v1.3.2# SigPolicyHash"`
+			} `xml:"http://uri.etsi.org/01903/v1.3.2# SignaturePolicyId"`
+		} `xml:"SignaturePolicyIdentifier"`
+		Name string `xml:"PolicyName"`
+	} `xml:"SignatureValidationPolicy"`
+}
+
+// PolicyURN is the identifier of a validation policy in the ETSI report.
+const PolicyURN = "urn:svc-dss:validation-policy:"
+
+func constraintsReport(pn verdict.PolicyName) (*vConstraints, error) {
+	digest, err := hex.DecodeString(pn.SHA256)
+	if err != nil {
+		return nil, fmt.Errorf("report: the policy's SHA-256 %q: %w", pn.SHA256, err)
+	}
+	var c vConstraints
+	c.Policy.Identifier.ID.SigPolicyID.Identifier = PolicyURN + pn.Name
+	c.Policy.Identifier.ID.Hash.Method.Algorithm = "http://www.w3.org/2001/04/xmlenc#sha256"
+	c.Policy.Identifier.ID.Hash.Value = base64.StdEncoding.EncodeToString(digest)
+	c.Policy.Name = pn.Name
+	return &c, nil
+}
+
 type etsiBuilder struct {
 	vt      time.Time
 	objects []vObject

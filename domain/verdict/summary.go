@@ -38,10 +38,21 @@ type ValidationSummary struct {
 	// table; omitted when there is none; docs/decisions/0032).
 	Timestamps []TimestampEntryReport `json:"timestamps,omitempty"`
 	TrustData  TrustData              `json:"trustData"`
+	// ValidationPolicy names the validation policy the document was
+	// validated under (docs/decisions/0042-validation-policy.md); nil
+	// when the caller names none (a library call of the process alone).
+	ValidationPolicy *PolicyName `json:"validationPolicy,omitempty"`
 	// Summary is one English sentence on the document as a whole
 	// (sentences.go; not in the specification's table); a catalogue
 	// words it in another language from DocumentSentence.
 	Summary string `json:"summary"`
+}
+
+// PolicyName names a validation policy: its name and the SHA-256 of
+// its document's bytes, in lower-case hexadecimal.
+type PolicyName struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
 }
 
 // TimestampEntryReport is the verdict on one time-stamp entry of a

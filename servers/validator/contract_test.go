@@ -277,4 +277,20 @@ func TestContractOfRefusals(t *testing.T) {
 			is.Equal(res.StatusCode, tt.status)
 		})
 	}
+	t.Run("a part policy naming no configured policy", func(t *testing.T) {
+		is := is.New(t)
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		fw, err := mw.CreateFormFile("file", "doc.bin")
+		is.NoErr(err)
+		fw.Write([]byte("not a signature"))
+		is.NoErr(mw.WriteField("policy", "nope"))
+		mw.Close()
+		req, err := http.NewRequest(http.MethodPost, w.url+"/api/validate", &b)
+		is.NoErr(err)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+w.token(t, w.a, tenantA))
+		res, _ := c.Do(t, req, true)
+		is.Equal(res.StatusCode, 400)
+	})
 }

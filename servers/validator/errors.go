@@ -68,6 +68,12 @@ func problemFor(err error) problem.Problem {
 	if e, ok := errors.AsType[*validation.UnreadableError](err); ok {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", e.Reason())
 	}
+	if e, ok := errors.AsType[*validator.UnknownPolicyError](err); ok {
+		return problem.New(http.StatusBadRequest, "unknown-policy", e.Error())
+	}
+	if errors.Is(err, errPolicyPart) {
+		return problem.New(http.StatusBadRequest, "invalid-policy-part", strings.TrimPrefix(err.Error(), errPolicyPart.Error()+": "))
+	}
 	if errors.Is(err, upload.ErrMalformed) || errors.Is(err, ports.ErrUnreadable) {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", err.Error())
 	}

@@ -55,6 +55,13 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 		}
 		cfg.Offline = vc.offline
 	}
+	// An unusable policy file stops start-up in one line, as an
+	// unusable setting does (docs/decisions/0042).
+	policies, err := validator.LoadPolicies(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	// A command prints its result on stdout; its logs go to stderr.
 	logOut := stdout
 	if command != nil {
@@ -74,7 +81,7 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 		// The commands validate and read the trust store through the
 		// front door alone: no control database, session nor schedule.
 		if vc != nil {
-			return vc.run(ctx, cfg, logger, reg, stdout, stderr)
+			return vc.run(ctx, cfg, policies, logger, reg, stdout, stderr)
 		}
 		opts, err := validator.ValidationOptions(cfg, logger, time.Now)
 		if err != nil {
@@ -91,7 +98,7 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 	}
 	// Client secret references (env:NAME) read the environment the
 	// service was started with.
-	a, err := validator.New(ctx, cfg, logger, time.Now, validator.WithLookupEnv(lookupIn(environ)), validator.WithFormats(reg))
+	a, err := validator.New(ctx, cfg, logger, time.Now, validator.WithLookupEnv(lookupIn(environ)), validator.WithFormats(reg), validator.WithPolicies(policies))
 	if err != nil {
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1

@@ -253,7 +253,7 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 				return err
 			}
 		}
-		doc, err := up.read(c, g)
+		doc, _, err := up.read(c, g)
 		if errors.Is(err, upload.ErrGuard) {
 			return errCSRF
 		}
@@ -261,6 +261,12 @@ func (u *ui) validate(up uploads) echo.HandlerFunc {
 			return err
 		}
 		ctx := c.Request().Context()
+		// The tenant's default policy, as for the API (decision 0042).
+		pol, err := u.a.PolicyOf(ctx, validator.Principal{Tenant: s.Tenant, Subject: s.Subject})
+		if err != nil {
+			return errInfrastructure{err}
+		}
+		doc.Policy = &pol
 		vctx, cancel := context.WithTimeout(ctx, answerTimeout)
 		defer cancel()
 		r, err := u.a.Validation().Validate(vctx, doc)

@@ -34,9 +34,18 @@ func (e errInfrastructure) Unwrap() error { return e.err }
 // the application, which logs its audit record.
 func validateAPI(a *validator.Validator, up uploads) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		doc, err := up.read(c, upload.Guard{})
+		doc, name, err := up.read(c, upload.Guard{})
 		if err != nil {
 			return err
+		}
+		if name != "" {
+			// A configured policy, by name; never a document the caller
+			// sends (docs/decisions/0042).
+			pol, err := a.Policy(name)
+			if err != nil {
+				return err
+			}
+			doc.Policy = &pol
 		}
 		p, _ := c.Get(principalKey).(validator.Principal) // set by authMiddleware on every /api/ path
 		ctx, cancel := context.WithTimeout(c.Request().Context(), answerTimeout)
@@ -140,31 +149,48 @@ type uploads struct {
 	timeout time.Duration // svc.dss.validator.upload-timeout
 }
 
-// read is the only reader of an upload's body. Its callers have
+// read is the only reader of an upload's body; it returns the document
+// and the policy its part "policy" names ("" when none). Its callers have
 // authenticated the request (a bearer token, a session), so it may now
 // take the upload's time rather than the server's short one; g, the UI's
 // form token, is checked before any file byte is kept.
-func (up uploads) read(c echo.Context, g upload.Guard) (validation.Document, error) {
+func (up uploads) read(c echo.Context, g upload.Guard) (validation.Document, string, error) {
 	if !multipartForm(c) {
-		return validation.Document{}, fmt.Errorf("%w: send the document as multipart/form-data with a part named \"file\"", ports.ErrUnreadable)
+		return validation.Document{}, "", fmt.Errorf("%w: send the document as multipart/form-data with a part named \"file\"", ports.ErrUnreadable)
 	}
 	if err := shell.AllowBody(c, up.timeout, answerTimeout); err != nil {
-		return validation.Document{}, err
+		return validation.Document{}, "", err
 	}
 	form, err := upload.Read(c.Request(), up.limits, g)
 	if err != nil {
-		return validation.Document{}, err
+		return validation.Document{}, "", err
 	}
 	f, ok := form.File("file")
 	if !ok {
-		return validation.Document{}, fmt.Errorf("%w: the part \"file\" is missing", ports.ErrUnreadable)
+		return validation.Document{}, "", fmt.Errorf("%w: the part \"file\" is missing", ports.ErrUnreadable)
 	}
 	doc := validation.Document{Name: f.Name, Data: f.Data}
 	for _, d := range form.Files["detached"] {
 		doc.Detached = append(doc.Detached, validation.Part{Name: d.Name, Data: d.Data})
 	}
-	return doc, nil
+	if _, ok := form.File("policy"); ok {
+		return validation.Document{}, "", fmt.Errorf("%w: the part \"policy\" names a configured validation policy; a policy document is not accepted", errPolicyPart)
+	}
+	names := form.Values["policy"]
+	if len(names) > 1 {
+		return validation.Document{}, "", fmt.Errorf("%w: the part \"policy\" is given %d times", errPolicyPart, len(names))
+	}
+	if len(names) == 1 && names[0] == "" {
+		return validation.Document{}, "", fmt.Errorf("%w: the part \"policy\" is empty", errPolicyPart)
+	}
+	if len(names) == 1 {
+		return doc, names[0], nil
+	}
+	return doc, "", nil
 }
+
+// errPolicyPart marks a part "policy" that names no policy (400).
+var errPolicyPart = errors.New("policy part")
 
 // multipartForm reports a request that says its body is
 // multipart/form-data.

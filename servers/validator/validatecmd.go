@@ -13,14 +13,16 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/adapters/catalog"
+	"github.com/svc-dss/dss/adapters/cryptosuite"
 	"github.com/svc-dss/dss/adapters/formats"
 	"github.com/svc-dss/dss/adapters/keystore"
+	"github.com/svc-dss/dss/adapters/policy"
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
 )
 
-const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--trusted-list FILE [--trusted-list-signer CERT]...]... [--certificate CERT]... [--offline] [--dev] [--lang en|de|fr|it]`
+const validateUsage = `usage: validator [--config FILE] validate FILE [--detached FILE]... [--at RFC3339] [--trust-anchor CERT]... [--trusted-list FILE [--trusted-list-signer CERT]...]... [--certificate CERT]... [--offline] [--dev] [--lang en|de|fr|it] [--policy FILE]`
 
 // validateCommand is `validate`: the same JSON as POST /api/validate,
 // without a server.
@@ -40,6 +42,9 @@ type validateCommand struct {
 	dev          bool
 	// lang is the language of the messages (--lang).
 	lang catalog.Lang
+	// policy is the validation policy of --policy; nil: the configured
+	// default.
+	policy *policy.Policy
 }
 
 // repeated collects a flag given several times.
@@ -69,6 +74,7 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 	fs.BoolVar(&vc.offline, "offline", false, "fetch nothing: embedded revocation data and certificates only")
 	fs.BoolVar(&vc.dev, "dev", false, "trust the development fixture lists and PKI")
 	lang := fs.String("lang", "en", "the language of the errors and warnings: en, de, fr or it")
+	policyFile := fs.String("policy", "", "validate under the validation policy in `FILE` (YAML, docs/validation-policy.schema.json) instead of the configured default")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return nil, err
@@ -107,6 +113,14 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 		fmt.Fprintln(stderr, validateUsage)
 		return nil, errors.New("lists with dev")
 	}
+	if *policyFile != "" {
+		p, err := policy.Load(*policyFile, cryptosuite.Parse)
+		if err != nil {
+			fmt.Fprintf(stderr, "validate: --policy: %v\n", err)
+			return nil, err
+		}
+		vc.policy = &p
+	}
 	vc.detached, vc.anchors = detached, anchors
 	vc.lists, vc.signers, vc.certificates = lists, signers, certificates
 	return &vc, nil
@@ -117,14 +131,17 @@ func parseValidate(args []string, stderr io.Writer) (*validateCommand, error) {
 // command's flags, and prints the summary. Exit codes: 0 for any
 // validation result, 1 when a file cannot be read or the document cannot
 // be validated.
-func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, logger *slog.Logger, reg *formats.Registry, stdout, stderr io.Writer) int {
+func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, ps validator.Policies, logger *slog.Logger, reg *formats.Registry, stdout, stderr io.Writer) int {
 	data, release, err := readFile(vc.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %v\n", err)
 		return 1
 	}
 	defer release()
-	doc := validation.Document{Name: filepath.Base(vc.file), Data: data}
+	doc := validation.Document{Name: filepath.Base(vc.file), Data: data, Policy: &ps.Default}
+	if vc.policy != nil {
+		doc.Policy = vc.policy
+	}
 	for _, d := range vc.detached {
 		b, release, err := readFile(d)
 		if err != nil {

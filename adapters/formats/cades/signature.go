@@ -176,6 +176,13 @@ func (rd *reading) check(sig *ades.Signature, si, parent *cms.SignerInfo, extra 
 	// content (a time-stamp's TSTInfo presented as a signed document)
 	// does not verify, whatever its value, as a CMS library that follows
 	// RFC 5652 fails it.
+	if parent == nil {
+		// What a policy's content-type check reads (etsi.Constraints).
+		sig.ContentTypeReported = true
+		if oid, ok, _ := si.ContentTypeAttr(); ok {
+			sig.ContentType = oid.String()
+		}
+	}
 	if si.SignedAttrs != nil {
 		if parent != nil {
 			if _, ok, _ := si.ContentTypeAttr(); ok {
