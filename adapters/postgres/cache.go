@@ -15,21 +15,22 @@ const (
 	// provider keeps its old answer.
 	DefaultCacheTTL = 30 * time.Second
 
-	// DefaultCacheEntries bounds each of the two caches. Unknown tenants
+	// DefaultCacheEntries bounds each of the caches. Unknown tenants
 	// are cached too, so requests naming random UUIDs fill the cache; the
 	// bound keeps that to a few megabytes.
 	DefaultCacheEntries = 10_000
 )
 
 // CachedControl is a [Control] with a TTL cache in front of the lookups
-// made on every validation request: Provider and HasFeature. Found and
+// made on every validation request: Provider, HasFeature and
+// ValidationPolicy. Found and
 // not-found answers are kept for the TTL; errors are not, so a database
 // that is back answers the next request. When a cache is full the oldest
 // answer is dropped. The other lookups go to the database every time.
 //
 // The embedded Control answers the uncached lookups (HasPermission,
-// ClientKey, Module, Partition); calling its Provider or HasFeature
-// directly bypasses the cache.
+// ClientKey, Module, Partition); calling its Provider, HasFeature or
+// ValidationPolicy directly bypasses the cache.
 //
 // A CachedControl is safe for concurrent use. Concurrent misses for the
 // same key each query the database; the cache does not merge them.
@@ -37,6 +38,12 @@ type CachedControl struct {
 	*Control
 	providers *ttlCache[string, providerAnswer]
 	features  *ttlCache[featureKey, validity]
+	policies  *ttlCache[string, policyAnswer]
+}
+
+type policyAnswer struct {
+	name  string
+	found bool
 }
 
 type providerAnswer struct {
@@ -68,7 +75,34 @@ func NewCachedControl(c *Control, ttl time.Duration, maxEntries int, clock func(
 		Control:   c,
 		providers: newTTLCache[string, providerAnswer](ttl, maxEntries, clock),
 		features:  newTTLCache[featureKey, validity](ttl, maxEntries, clock),
+		policies:  newTTLCache[string, policyAnswer](ttl, maxEntries, clock),
 	}
+}
+
+// ValidationPolicy is [Control.ValidationPolicy], answered from the cache
+// when it can be: every validation of a tenant asks it, and a tenant whose
+// provider and licence come from the cache is then served while the
+// database is away, as before the policy column (a changed default shows
+// once the TTL is over).
+func (c *CachedControl) ValidationPolicy(ctx context.Context, tenant string) (string, error) {
+	id, ok := canonicalUUID(tenant)
+	if !ok {
+		return "", fmt.Errorf("postgres: validation policy: %w", ErrInvalidTenant)
+	}
+	if a, ok := c.policies.get(id); ok {
+		if !a.found {
+			return "", fmt.Errorf("postgres: validation policy of tenant %s: %w (cached)", id, ErrNotFound)
+		}
+		return a.name, nil
+	}
+	name, err := c.Control.ValidationPolicy(ctx, id)
+	switch {
+	case err == nil:
+		c.policies.put(id, policyAnswer{name: name, found: true})
+	case errors.Is(err, ErrNotFound):
+		c.policies.put(id, policyAnswer{})
+	}
+	return name, err
 }
 
 // Provider is [Control.Provider], answered from the cache when it can be.

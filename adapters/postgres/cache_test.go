@@ -376,3 +376,43 @@ func TestNewCachedControlRefusesBadWiring(t *testing.T) {
 		})
 	}
 }
+
+// TestCachedValidationPolicy: a tenant's default policy is read once a
+// TTL, like its provider and licence, so a tenant served from the cache
+// keeps being served while the database is away; a changed default
+// shows once the TTL is over.
+func TestCachedValidationPolicy(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	ctx := context.Background()
+	f := newFixture(t)
+	c, clock := newCached(f, 100)
+
+	_, err := f.admin.ExecContext(ctx, "UPDATE tenants SET validation_policy = 'strict' WHERE id = $1", tenantA)
+	is.NoErr(err)
+	name, err := c.ValidationPolicy(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(name, "strict")
+
+	_, err = f.admin.ExecContext(ctx, "UPDATE tenants SET validation_policy = 'lax' WHERE id = $1", tenantA)
+	is.NoErr(err)
+	clock.Advance(ttl - time.Second)
+	name, err = c.ValidationPolicy(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(name, "strict") // still cached
+	clock.Advance(time.Second)
+	name, err = c.ValidationPolicy(ctx, tenantA)
+	is.NoErr(err)
+	is.Equal(name, "lax") // the change shows once the TTL is over
+
+	_, err = c.ValidationPolicy(ctx, unknown)
+	is.True(errors.Is(err, postgres.ErrNotFound))
+	is.NoErr(f.ro.Close())
+	name, err = c.ValidationPolicy(ctx, tenantA) // the database is away
+	is.NoErr(err)
+	is.Equal(name, "lax")
+	_, err = c.ValidationPolicy(ctx, unknown)
+	is.True(errors.Is(err, postgres.ErrNotFound)) // not found is cached as well
+	_, err = c.ValidationPolicy(ctx, tenantB) // not cached: needs the closed pool
+	is.True(err != nil && !errors.Is(err, postgres.ErrNotFound))
+}

@@ -195,8 +195,14 @@ func TestTenantDefaultPolicy(t *testing.T) {
 		})
 	}
 	t.Run("a tenant default the validator does not know: 502", func(t *testing.T) {
+		// A validator of its own: the tenant's default is read once a TTL
+		// (postgres.CachedControl), and tenant B's was read above.
 		is := is.New(t)
-		_, err := db.ExecContext(context.Background(), `UPDATE tenants SET validation_policy = 'gone' WHERE id = $1`, tenantB)
+		w := newAuthWorld(t, "SVC_DSS_VALIDATOR_POLICY_DIRECTORY="+examplePolicies)
+		db, err := postgres.OpenWritable(postgres.Options{URL: w.admin})
+		is.NoErr(err)
+		defer db.Close()
+		_, err = db.ExecContext(context.Background(), `UPDATE tenants SET validation_policy = 'gone' WHERE id = $1`, tenantB)
 		is.NoErr(err)
 		res, body := postPolicy(t, w.url, "Bearer "+w.token(t, w.b, tenantB), sig, nil, nil)
 		is.Equal(res.StatusCode, 502)
