@@ -17,7 +17,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/pki"
 )
 
-// BenchmarkSignClient measures the reference proxy client (signer sign's
+// BenchmarkSignClient measures the reference proxy client (signproxy sign's
 // adapters/signclient under adapters/seal and adapters/cmssign) against a
 // signer set up as the development mode sets it up (fixtures/signsetup),
 // one document at a time: a detached CAdES-B of a 4 KiB file and a

@@ -152,7 +152,7 @@ func devBanner(port, keyPath string, chains map[string]string, pkiAddress string
 	fmt.Fprintf(&b, "  tenant      %s\n  module      %s\n  kid         %s\n  client key  %s\n", signsetup.TenantA, signsetup.ModuleA, devKID, keyPath)
 	fmt.Fprintf(&b, "  keys        %s (RSA-2048, certificate %s)\n              %s (P-256, certificate %s)\n", devRSALabel, chains[devRSALabel], devECLabel, chains[devECLabel])
 	fmt.Fprintf(&b, "Sign a PDF (PAdES-B; any other file gives a detached CAdES, FILE.p7s):\n")
-	fmt.Fprintf(&b, "  go run ./servers/signer sign document.pdf --url http://127.0.0.1:%s --tenant %s --module %s --kid %s --client-key %s --key-label %s --certificate %s\n",
+	fmt.Fprintf(&b, "  go run ./servers/signproxy sign document.pdf --url http://127.0.0.1:%s --tenant %s --module %s --kid %s --client-key %s --key-label %s --certificate %s\n",
 		port, signsetup.TenantA, signsetup.ModuleA, devKID, keyPath, devECLabel, chains[devECLabel])
 	pkiFlag := ""
 	if pkiAddress != pki.DevAddress {

@@ -118,9 +118,10 @@ func freeLoopbackAddress(t *testing.T) string {
 }
 
 // The two halves of the product together, as a newcomer runs them: the
-// development signer and `validator validate --dev` as real processes.
+// development signer, the proxy client `signproxy sign` and `validator
+// validate --dev` as real processes.
 // Each key of the development signer signs a PDF (PAdES-B) and a file
-// (detached CAdES-B) through `signer sign`; the validator passes each
+// (detached CAdES-B) through `signproxy sign`; the validator passes each
 // with the Swiss framework and qualification of the certificates
 // (qualified, without a qualified time-stamp: not equivalent to a
 // handwritten signature), at level B and, with the development PKI's
@@ -130,10 +131,11 @@ func freeLoopbackAddress(t *testing.T) string {
 func TestSignValidateRoundTrip(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the signer and the validator")
+		t.Skip("builds the signer, the proxy client and the validator")
 	}
 	signerBin := buildDev(t, ".", "signer")
 	validatorBin := buildDev(t, "../validator", "validator")
+	proxyBin := servertest.Build(t, "github.com/svc-dss/dss/servers/signproxy")
 	pkiAddress := freeLoopbackAddress(t)
 	srv := startDevSigner(t, signerBin, pkiAddress)
 	if srv.files == "" {
@@ -153,8 +155,8 @@ func TestSignValidateRoundTrip(t *testing.T) {
 		args := append([]string{"sign", file, "--url", srv.url, "--tenant", signsetup.TenantA, "--module", signsetup.ModuleA,
 			"--kid", "dev-proxy", "--client-key", filepath.Join(srv.files, "client-key.pem"), "--key-label", label,
 			"--certificate", filepath.Join(srv.files, label+".pem"), "--out", out}, extra...)
-		if out, err := exec.Command(signerBin, args...).CombinedOutput(); err != nil {
-			t.Fatalf("signer %v: %v\n%s", args, err, out)
+		if out, err := exec.Command(proxyBin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("signproxy %v: %v\n%s", args, err, out)
 		}
 	}
 	type report struct {

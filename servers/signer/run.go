@@ -19,9 +19,6 @@ import (
 // is done. Exit codes: 0 after a clean shutdown, 2 for unusable
 // configuration, 1 for any other failure.
 func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, ready func(net.Addr)) int {
-	if len(args) > 0 && args[0] == "sign" {
-		return runSign(ctx, args[1:], stdout, stderr)
-	}
 	args, dev, err := devFlags(args)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

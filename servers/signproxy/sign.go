@@ -25,13 +25,13 @@ import (
 	"github.com/svc-dss/dss/adapters/signclient"
 )
 
-const signUsage = `usage: signer sign FILE --url URL --tenant UUID --module UUID --kid KID --client-key FILE --key-label LABEL --certificate FILE [--algorithm RSA_PKCS1_V1_5|RSA_PSS|ECDSA] [--level B|T] [--tsa URL] [--format pades|cades] [--out FILE]`
+const signUsage = `usage: signproxy sign FILE --url URL --tenant UUID --module UUID --kid KID --client-key FILE --key-label LABEL --certificate FILE [--algorithm RSA_PKCS1_V1_5|RSA_PSS|ECDSA] [--level B|T] [--tsa URL] [--format pades|cades] [--out FILE]`
 
 // signTimeout bounds one signing: the sign request and, for level T, the
 // time-stamp.
 const signTimeout = time.Minute
 
-// signCommand is `signer sign`: the reference on-premises proxy
+// signCommand is `signproxy sign`: the reference on-premises proxy
 // (docs/decisions/0043). It builds the PAdES or CAdES signature around
 // the document itself and sends the signing server the digest of the
 // signed attributes only; the document never leaves the machine.
@@ -55,7 +55,7 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// parseSign reads the command line of `signer sign`. Every error names
+// parseSign reads the command line of `signproxy sign`. Every error names
 // the option and what is wrong with it.
 func parseSign(args []string, stderr io.Writer) (*signCommand, error) {
 	var c signCommand
@@ -81,7 +81,7 @@ func parseSign(args []string, stderr io.Writer) (*signCommand, error) {
 	return &c, nil
 }
 
-// flags are the options of `signer sign`, read into c.
+// flags are the options of `signproxy sign`, read into c.
 func (c *signCommand) flags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("sign", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -266,7 +266,7 @@ func readClientKey(path string) (crypto.Signer, error) {
 	return nil, fmt.Errorf("%s holds a %T: the tokens are signed with an EC or RSA key", path, key)
 }
 
-// runSign runs `signer sign`. Exit codes: 0 signed, 2 for a command line
+// runSign runs `signproxy sign`. Exit codes: 0 signed, 2 for a command line
 // it cannot run, 1 when the signing failed (a refusal of the server
 // prints its problem details).
 func runSign(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -15,7 +15,7 @@ import (
 const readmeSignSection = "## Sign and validate in two minutes"
 
 // TestREADMESignCommand holds the README's sign command to the code: it
-// is `signer sign` with options the command has, for the development
+// is `signproxy sign` with options the command has, for the development
 // signer's tenant, module, kid and keys, writing the file the validate
 // command of the section reads.
 func TestREADMESignCommand(t *testing.T) {
@@ -32,18 +32,18 @@ func TestREADMESignCommand(t *testing.T) {
 		block = strings.ReplaceAll(block, "\\\n", " ")
 		for _, line := range strings.Split(block, "\n") {
 			switch {
-			case strings.HasPrefix(line, "go run ./servers/signer sign "):
+			case strings.HasPrefix(line, "go run ./servers/signproxy sign "):
 				sign = line
 			case strings.HasPrefix(line, "go run -tags dev ./servers/validator validate --dev "):
 				validate = line
 			}
 		}
 	}
-	is.True(sign != "")     // the section signs with go run ./servers/signer sign
+	is.True(sign != "")     // the section signs with go run ./servers/signproxy sign
 	is.True(validate != "") // and validates with validate --dev
 	var c signCommand
 	fs := c.flags(io.Discard)
-	fields := strings.Fields(strings.TrimPrefix(sign, "go run ./servers/signer sign "))
+	fields := strings.Fields(strings.TrimPrefix(sign, "go run ./servers/signproxy sign "))
 	values := map[string]string{}
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
@@ -51,7 +51,7 @@ func TestREADMESignCommand(t *testing.T) {
 			is.Equal(f, "document.pdf") // the one file
 			continue
 		}
-		is.True(fs.Lookup(strings.TrimPrefix(f, "--")) != nil) // an option of signer sign
+		is.True(fs.Lookup(strings.TrimPrefix(f, "--")) != nil) // an option of signproxy sign
 		is.True(i+1 < len(fields))
 		values[f] = fields[i+1]
 		i++

@@ -85,7 +85,7 @@ func (f signFiles) args(w *signWorld, file, label string, set map[string]string)
 	return args
 }
 
-// signer sign against a running signer: a PDF and a file with each key
+// signproxy sign against a running signer: a PDF and a file with each key
 // and each algorithm, the signature checked by the validator's CMS
 // reader; the document's bytes are not in what the server saw.
 func TestSignCommand(t *testing.T) {
@@ -143,7 +143,7 @@ func TestSignCommand(t *testing.T) {
 	}
 	is := is.New(t)
 	doc, _ := os.ReadFile(f.text)
-	is.True(!strings.Contains(w.logs.String(), strings.TrimSpace(string(doc))))
+	is.True(!strings.Contains(w.signer.Stdout(), strings.TrimSpace(string(doc))))
 }
 
 // Every option's error names the option and what is wrong, exit code 2;
