@@ -413,6 +413,6 @@ func TestCachedValidationPolicy(t *testing.T) {
 	is.Equal(name, "lax")
 	_, err = c.ValidationPolicy(ctx, unknown)
 	is.True(errors.Is(err, postgres.ErrNotFound)) // not found is cached as well
-	_, err = c.ValidationPolicy(ctx, tenantB) // not cached: needs the closed pool
+	_, err = c.ValidationPolicy(ctx, tenantB)     // not cached: needs the closed pool
 	is.True(err != nil && !errors.Is(err, postgres.ErrNotFound))
 }
