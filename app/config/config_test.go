@@ -93,6 +93,8 @@ func TestValidatorEnvOverrides(t *testing.T) {
 		{"FW_SERVLET_MULTIPART_MAXFILESIZE", "5MB", func(c config.Validator) any { return c.Multipart.MaxFileSize }, int64(5 << 20)},
 		{"FW_SERVLET_MULTIPART_MAXREQUESTSIZE", "1GB", func(c config.Validator) any { return c.Multipart.MaxRequestSize }, int64(1 << 30)},
 		{"SVC_DSS_VALIDATOR_UPLOAD_TIMEOUT", "PT10M", func(c config.Validator) any { return c.UploadTimeout }, 10 * time.Minute},
+		{"SVC_DSS_VALIDATOR_POLICY_DEFAULT", "/etc/svc-dss/policies/strict.yaml", func(c config.Validator) any { return c.Policy.Default }, "/etc/svc-dss/policies/strict.yaml"},
+		{"SVC_DSS_VALIDATOR_POLICY_DIRECTORY", "/etc/svc-dss/policies", func(c config.Validator) any { return c.Policy.Directory }, "/etc/svc-dss/policies"},
 		{"SVC_DSS_VALIDATOR_LOTL_URL", "http://127.0.0.1:9/lotl.xml", func(c config.Validator) any { return c.EU.LOTLURL }, "http://127.0.0.1:9/lotl.xml"},
 		{"SVC_DSS_VALIDATOR_OJ_KEYSTORE", "file:///etc/svc/oj.p12", func(c config.Validator) any { return c.EU.OJKeystore }, config.Location{Raw: "file:///etc/svc/oj.p12", Path: "/etc/svc/oj.p12"}},
 		{"SVC_DSS_VALIDATOR_OJ_KEYSTORE_TYPE", "pkcs12", func(c config.Validator) any { return c.EU.OJKeystoreType }, "PKCS12"},
