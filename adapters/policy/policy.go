@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/svc-dss/dss/adapters/isoduration"
 	"github.com/svc-dss/dss/domain/ades"
 	"github.com/svc-dss/dss/domain/algorithm"
 	"github.com/svc-dss/dss/domain/etsi"
@@ -177,7 +177,7 @@ func parse(data []byte, file string, suite SuiteReader) (Policy, error) {
 		if err != nil {
 			return Policy{}, err
 		}
-		if p.ExpiryWarning, err = parseDuration(s); err != nil {
+		if p.ExpiryWarning, err = isoduration.Parse(s); err != nil {
 			return Policy{}, fail("expiryWarning", n, "%v", err)
 		}
 	}
@@ -361,7 +361,7 @@ func constraints(n *yaml.Node, fail failFunc) (etsi.Constraints, error) {
 			if err != nil {
 				return c, err
 			}
-			if c.RevocationFreshness.MaxAge, err = parseDuration(s); err != nil {
+			if c.RevocationFreshness.MaxAge, err = isoduration.Parse(s); err != nil {
 				return c, fail("checks.revocationFreshness.maxAge", m, "%v", err)
 			}
 		}
@@ -381,29 +381,4 @@ func constraints(n *yaml.Node, fail failFunc) (etsi.Constraints, error) {
 		}
 	}
 	return c, nil
-}
-
-// durationForm is the ISO-8601 duration of the configuration
-// (docs/decisions/0002): weeks, days, hours, minutes and seconds, no
-// years nor months, which have no fixed length.
-var durationForm = regexp.MustCompile(`^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$`)
-
-func parseDuration(s string) (time.Duration, error) {
-	m := durationForm.FindStringSubmatch(s)
-	if m == nil || s == "P" || strings.HasSuffix(s, "T") {
-		return 0, fmt.Errorf("%q is not an ISO-8601 duration of weeks, days, hours, minutes and seconds (e.g. P1D, PT12H)", s)
-	}
-	units := []time.Duration{7 * 24 * time.Hour, 24 * time.Hour, time.Hour, time.Minute, time.Second}
-	var d time.Duration
-	for i, u := range units {
-		if m[i+1] == "" {
-			continue
-		}
-		n, err := strconv.ParseInt(m[i+1], 10, 32)
-		if err != nil {
-			return 0, fmt.Errorf("%q: %w", s, err)
-		}
-		d += time.Duration(n) * u
-	}
-	return d, nil
 }

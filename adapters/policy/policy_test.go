@@ -119,7 +119,7 @@ func TestInvalid(t *testing.T) {
 		{"unknown check", "name: x\nchecks:\n  signingTimes: FAIL\n", "policy %s: checks.signingTimes (line 3): unknown field; the fields are commitmentTypes, contentType, ocspUnknown, revocationFreshness, signatureLevels, signaturePolicies, signingCertificateReference, signingTime"},
 		{"level without a level", "name: x\nchecks:\n  commitmentTypes:\n    accepted: [a]\n", "policy %s: checks.commitmentTypes.level (line 4): missing"},
 		{"bad signature level", "name: x\nchecks:\n  signatureLevels:\n    level: FAIL\n    accepted: [B, C]\n", `policy %s: checks.signatureLevels.accepted[1] (line 4): "C" is not a signature level: B, T, LT or LTA`},
-		{"bad duration", "name: x\nchecks:\n  revocationFreshness:\n    level: FAIL\n    maxAge: 1d\n", `policy %s: checks.revocationFreshness.maxAge (line 5): "1d" is not an ISO-8601 duration of weeks, days, hours, minutes and seconds (e.g. P1D, PT12H)`},
+		{"bad duration", "name: x\nchecks:\n  revocationFreshness:\n    level: FAIL\n    maxAge: 1d\n", `policy %s: checks.revocationFreshness.maxAge (line 5): invalid ISO-8601 duration "1d": must start with P (e.g. P7D, PT30S)`},
 		{"bad ocspUnknown", "name: x\nchecks:\n  ocspUnknown: REVOKED\n", `policy %s: checks.ocspUnknown (line 3): "REVOKED" is neither INDETERMINATE nor FAIL`},
 		{"suite without a reader", "name: x\ncryptographicSuite: suite.xml\n", "policy %s: cryptographicSuite (line 2): this build reads no cryptographic suite documents"},
 		{"twice", "name: x\nname: y\n", "policy %s: name (line 2): given twice"},

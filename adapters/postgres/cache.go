@@ -36,18 +36,14 @@ const (
 // same key each query the database; the cache does not merge them.
 type CachedControl struct {
 	*Control
-	providers *ttlCache[string, providerAnswer]
+	providers *ttlCache[string, answer[Provider]]
 	features  *ttlCache[featureKey, validity]
-	policies  *ttlCache[string, policyAnswer]
+	policies  *ttlCache[string, answer[string]]
 }
 
-type policyAnswer struct {
-	name  string
-	found bool
-}
-
-type providerAnswer struct {
-	p     Provider
+// An answer is a lookup's row, or that there is none: both are cached.
+type answer[T any] struct {
+	v     T
 	found bool
 }
 
@@ -73,9 +69,9 @@ func NewCachedControl(c *Control, ttl time.Duration, maxEntries int, clock func(
 	}
 	return &CachedControl{
 		Control:   c,
-		providers: newTTLCache[string, providerAnswer](ttl, maxEntries, clock),
+		providers: newTTLCache[string, answer[Provider]](ttl, maxEntries, clock),
 		features:  newTTLCache[featureKey, validity](ttl, maxEntries, clock),
-		policies:  newTTLCache[string, policyAnswer](ttl, maxEntries, clock),
+		policies:  newTTLCache[string, answer[string]](ttl, maxEntries, clock),
 	}
 }
 
@@ -93,14 +89,14 @@ func (c *CachedControl) ValidationPolicy(ctx context.Context, tenant string) (st
 		if !a.found {
 			return "", fmt.Errorf("postgres: validation policy of tenant %s: %w (cached)", id, ErrNotFound)
 		}
-		return a.name, nil
+		return a.v, nil
 	}
 	name, err := c.Control.ValidationPolicy(ctx, id)
 	switch {
 	case err == nil:
-		c.policies.put(id, policyAnswer{name: name, found: true})
+		c.policies.put(id, answer[string]{v: name, found: true})
 	case errors.Is(err, ErrNotFound):
-		c.policies.put(id, policyAnswer{})
+		c.policies.put(id, answer[string]{})
 	}
 	return name, err
 }
@@ -115,14 +111,14 @@ func (c *CachedControl) Provider(ctx context.Context, tenant string) (Provider, 
 		if !a.found {
 			return Provider{}, fmt.Errorf("postgres: provider of tenant %s: %w (cached)", id, ErrNotFound)
 		}
-		return a.p, nil
+		return a.v, nil
 	}
 	p, err := c.Control.Provider(ctx, id)
 	switch {
 	case err == nil:
-		c.providers.put(id, providerAnswer{p: p, found: true})
+		c.providers.put(id, answer[Provider]{v: p, found: true})
 	case errors.Is(err, ErrNotFound):
-		c.providers.put(id, providerAnswer{})
+		c.providers.put(id, answer[Provider]{})
 	}
 	return p, err
 }

@@ -9,18 +9,6 @@ import (
 // The parsers read operator input at start-up; they must never panic and
 // what they accept must be sane.
 
-func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"P7D", "PT30S", "P1DT2H3M4.5S", "P2W", "PT0,5S", "P1Y", "", "PT"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		d, err := config.ParseDuration(s)
-		if err == nil && d < 0 {
-			t.Fatalf("ParseDuration(%q) = %v, negative", s, d)
-		}
-	})
-}
-
 func FuzzParseDataSize(f *testing.F) {
 	for _, s := range []string{"20MB", "40MB", "512", "1TB", "-1", "MB"} {
 		f.Add(s)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/svc-dss/dss/adapters/isoduration"
 )
 
 // A Key describes one setting: the dotted name used in the YAML file, the
@@ -123,7 +125,7 @@ func setInt64[C any](f func(*C) *int64) func(*C, string) error {
 
 func setDuration[C any](f func(*C) *time.Duration) func(*C, string) error {
 	return func(c *C, v string) error {
-		d, err := ParseDuration(strings.TrimSpace(v))
+		d, err := isoduration.Parse(strings.TrimSpace(v))
 		if err != nil {
 			return err
 		}
@@ -136,7 +138,7 @@ func setDuration[C any](f func(*C) *time.Duration) func(*C, string) error {
 // than zero.
 func setPositiveDuration[C any](f func(*C) *time.Duration) func(*C, string) error {
 	return func(c *C, v string) error {
-		d, err := ParseDuration(strings.TrimSpace(v))
+		d, err := isoduration.Parse(strings.TrimSpace(v))
 		if err != nil {
 			return err
 		}

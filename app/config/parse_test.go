@@ -5,65 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/app/config"
 )
-
-func TestParseDuration(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in   string
-		want time.Duration
-		err  string
-	}{
-		{in: "P7D", want: 7 * 24 * time.Hour},
-		{in: "PT30S", want: 30 * time.Second},
-		{in: "P1D", want: 24 * time.Hour},
-		{in: "p2w", want: 14 * 24 * time.Hour},
-		{in: "P1DT2H3M4.5S", want: 26*time.Hour + 3*time.Minute + 4500*time.Millisecond},
-		{in: "PT0,25S", want: 250 * time.Millisecond},
-		{in: "PT0S", want: 0},
-		{in: "", err: "empty duration"},
-		{in: "7D", err: `invalid ISO-8601 duration "7D": must start with P (e.g. P7D, PT30S)`},
-		{in: "P", err: `invalid ISO-8601 duration "P": no components`},
-		{in: "PT", err: `invalid ISO-8601 duration "PT": no components`},
-		{in: "P1H", err: `invalid ISO-8601 duration "P1H": unknown unit H`},
-		{in: "PT1D", err: `invalid ISO-8601 duration "PT1D": unknown unit D`},
-		{in: "P1Y", err: `invalid ISO-8601 duration "P1Y": years and months have no fixed length; use days (P30D)`},
-		{in: "P1.5D", err: `invalid ISO-8601 duration "P1.5D": only seconds may have a fraction`},
-		{in: "P1D1D", err: `invalid ISO-8601 duration "P1D1D": unit D repeated`},
-		{in: "PT1H2", err: `invalid ISO-8601 duration "PT1H2": expected a number followed by a unit`},
-		{in: "P1DTT1H", err: `invalid ISO-8601 duration "P1DTT1H": T appears twice`},
-		{in: "P99999999999D", err: `invalid ISO-8601 duration "P99999999999D": too long`},
-		{in: "-P1D", err: `invalid ISO-8601 duration "-P1D": must start with P (e.g. P7D, PT30S)`},
-	}
-	for _, tt := range tests {
-		got, err := config.ParseDuration(tt.in)
-		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("ParseDuration(%q) error = %v, want %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-}
-
-func TestFormatDurationRoundTrips(t *testing.T) {
-	t.Parallel()
-	for _, d := range []time.Duration{0, time.Second, 30 * time.Second, 90 * time.Minute, 7 * 24 * time.Hour, 24*time.Hour + 1500*time.Millisecond} {
-		s := config.FormatDuration(d)
-		back, err := config.ParseDuration(s)
-		if err != nil || back != d {
-			t.Errorf("FormatDuration(%v) = %q, parses back to %v, %v", d, s, back, err)
-		}
-	}
-}
 
 func TestParseDataSize(t *testing.T) {
 	t.Parallel()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/svc-dss/dss/adapters/isoduration"
 )
 
 // Validator is the configuration of the validation service
@@ -312,11 +314,11 @@ func (c *Validator) EnableDev() {
 func (c *Validator) Validate() error {
 	var errs []error
 	if c.Trust.FailAfter <= c.Trust.WarnAfter {
-		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.trust.fail-after", FormatDuration(c.Trust.FailAfter),
-			fmt.Errorf("must be longer than svc.dss.validator.trust.warn-after (%s)", FormatDuration(c.Trust.WarnAfter))))
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.trust.fail-after", isoduration.Format(c.Trust.FailAfter),
+			fmt.Errorf("must be longer than svc.dss.validator.trust.warn-after (%s)", isoduration.Format(c.Trust.WarnAfter))))
 	}
 	if c.RefreshJitter >= 24*time.Hour {
-		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.refresh-jitter", FormatDuration(c.RefreshJitter),
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.refresh-jitter", isoduration.Format(c.RefreshJitter),
 			fmt.Errorf("must be shorter than a day (P1D): the lists are refreshed daily")))
 	}
 	if c.Egress.ProxyHost != "" && c.Egress.ProxyPort == 0 {
@@ -324,8 +326,8 @@ func (c *Validator) Validate() error {
 			fmt.Errorf("a proxy port is required when svc.dss.validator.egress.proxy-host is set (%s)", c.Egress.ProxyHost)))
 	}
 	if c.Session.AbsoluteTimeout < c.Session.IdleTimeout {
-		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.session.absolute-timeout", FormatDuration(c.Session.AbsoluteTimeout),
-			fmt.Errorf("must be at least svc.dss.validator.session.idle-timeout (%s)", FormatDuration(c.Session.IdleTimeout))))
+		errs = append(errs, keyError(validatorKeys, "svc.dss.validator.session.absolute-timeout", isoduration.Format(c.Session.AbsoluteTimeout),
+			fmt.Errorf("must be at least svc.dss.validator.session.idle-timeout (%s)", isoduration.Format(c.Session.IdleTimeout))))
 	}
 	errs = append(errs, c.ReportSeal.validate()...)
 	if !c.ReportSeal.Configured() && c.ReportSeal.TSAURL != "" {

@@ -67,7 +67,7 @@ func TestSignerFaults(t *testing.T) {
 		t.Parallel()
 		is := is.New(t)
 		own := redistest.StartT(t, redistest.Options{})
-		f := startFaultSigner(t, bin, seedSignWorld(t, pgtest.NewDatabaseURL(t)), redisEnv(own.URL(), "faults:")...)
+		f := startFaultSigner(t, bin, seedSignWorld(t, pgtest.NewDatabaseURL(t)), redistest.Env(own.URL(), "faults:")...)
 		is.Equal(f.sign(t, f.token(t)), 200)
 
 		is.NoErr(own.Stop())

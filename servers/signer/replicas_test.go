@@ -17,19 +17,13 @@ import (
 	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
-// redisEnv is the configuration of a signer that keeps the used token
-// IDs in Redis at url, under the test's prefix.
-func redisEnv(url, prefix string) []string {
-	return []string{"SVC_DSS_REDIS_URL=" + url, "SVC_DSS_REDIS_KEY_PREFIX=" + prefix}
-}
-
 // Two signers sharing one Redis are one replay store: a token used on
 // one is refused on the other, whichever comes first.
 func TestSignSKAReplicasShareUsedTokens(t *testing.T) {
 	t.Parallel()
 	r := redistest.New(t)
-	w := newSignWorld(t, redisEnv(r.URL, r.Prefix)...)
-	other := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, redisEnv(r.URL, r.Prefix)...)).URL
+	w := newSignWorld(t, redistest.Env(r.URL, r.Prefix)...)
+	other := servertest.Run(t, run, nil, append([]string{"SERVER_PORT=0", "SVC_DSS_CONTROL_DB_URL=" + w.admin}, redistest.Env(r.URL, r.Prefix)...)).URL
 	d := digest(crypto.SHA256, "document")
 	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)
 	tests := []struct {
@@ -67,7 +61,7 @@ func TestSignSKAReplicasShareUsedTokens(t *testing.T) {
 func TestSignSKARedisDown(t *testing.T) {
 	t.Parallel()
 	own := redistest.StartT(t, redistest.Options{})
-	w := newSignWorld(t, redisEnv(own.URL(), "down:")...)
+	w := newSignWorld(t, redistest.Env(own.URL(), "down:")...)
 	d := digest(crypto.SHA256, "document")
 	good := body(w.a, "sign-p256", "SHA-256", "ECDSA", "", d)
 	is := is.New(t)

@@ -115,7 +115,7 @@ func TestValidatorBackendFaults(t *testing.T) {
 		env := append(offline(t), "SVC_DSS_VALIDATOR_PORT="+strconv.Itoa(port), "SVC_DSS_VALIDATOR_BASE_URL="+w.url,
 			"SVC_DSS_VALIDATOR_PERMIT_ALL=false", "SVC_DSS_CONTROL_DB_URL="+w.admin,
 			"SVC_DSS_DEV_OIDC_SECRET_A="+secrets["SVC_DSS_DEV_OIDC_SECRET_A"])
-		srv := serveValidator(t, bin, append(env, redisEnv(own.URL(), "faults:")...))
+		srv := serveValidator(t, bin, append(env, redistest.Env(own.URL(), "faults:")...))
 		token := "Bearer " + w.op.Token(t, op.Claims{TenantID: tenantA, Audience: []string{"dss-validator-a"}})
 
 		br := w.browser(t)

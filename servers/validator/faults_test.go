@@ -286,17 +286,19 @@ func runValidator(t *testing.T, bin string, env []string, args ...string) (int, 
 	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
 }
 
-// A faultServer is the validator binary serving on loopback.
-type faultServer struct {
+// A binaryServer is the validator binary serving on loopback.
+type binaryServer struct {
 	url  string
-	logs *servertest.Buffer
+	pid  int
+	logs *servertest.Buffer // its log lines, standard output and error
 }
 
-// serveValidator starts the binary with env and returns once it listens;
-// it is interrupted when the test ends.
-func serveValidator(t *testing.T, bin string, env []string) faultServer {
+// serveValidator starts the binary with args and env (its whole
+// environment) and returns once it listens; it is interrupted when the
+// test ends, and killed if it does not stop within 10 s.
+func serveValidator(t *testing.T, bin string, env []string, args ...string) binaryServer {
 	t.Helper()
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -317,6 +319,9 @@ func serveValidator(t *testing.T, bin string, env []string) faultServer {
 			cmd.Process.Kill()
 			<-done
 		}
+		if t.Failed() {
+			t.Logf("validator logs (last 4 KiB):\n%s", tail(logs.String(), 4<<10))
+		}
 	})
 	addr := make(chan string, 1)
 	go func() {
@@ -336,8 +341,8 @@ func serveValidator(t *testing.T, bin string, env []string) faultServer {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return faultServer{url: "http://127.0.0.1:" + port, logs: logs}
-	case <-time.After(time.Minute):
+		return binaryServer{url: "http://127.0.0.1:" + port, pid: cmd.Process.Pid, logs: logs}
+	case <-time.After(2 * time.Minute):
 		t.Fatalf("the validator did not listen:\n%s", logs.String())
 	}
 	panic("unreachable")
@@ -346,7 +351,7 @@ func serveValidator(t *testing.T, bin string, env []string) faultServer {
 // waitForOutcome polls the server's trust status until the list of
 // territory reports outcome as its last refresh. A publisher that hangs
 // is given up after the download's header timeout (30 s).
-func waitForOutcome(t *testing.T, s faultServer, territory, outcome string) verdict.TrustData {
+func waitForOutcome(t *testing.T, s binaryServer, territory, outcome string) verdict.TrustData {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
@@ -363,14 +368,14 @@ func waitForOutcome(t *testing.T, s faultServer, territory, outcome string) verd
 
 // validateOne posts a document to /api/validate and returns the status
 // and the verdict.
-func validateOne(t *testing.T, s faultServer, doc []byte) (int, verdict.ValidationSummary) {
+func validateOne(t *testing.T, s binaryServer, doc []byte) (int, verdict.ValidationSummary) {
 	t.Helper()
 	return validateAs(t, s, "", doc)
 }
 
 // validateAs is validateOne with the Authorization header auth ("":
 // none).
-func validateAs(t *testing.T, s faultServer, auth string, doc []byte) (int, verdict.ValidationSummary) {
+func validateAs(t *testing.T, s binaryServer, auth string, doc []byte) (int, verdict.ValidationSummary) {
 	t.Helper()
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)

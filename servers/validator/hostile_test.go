@@ -3,16 +3,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,7 +22,6 @@ import (
 	"time"
 
 	"github.com/svc-dss/dss/fixtures/hostile"
-	"github.com/svc-dss/dss/servers/internal/servertest"
 )
 
 // Bounds of the hostile-upload suite (issue 25; docs/testing.md,
@@ -187,12 +183,6 @@ func postHostile(url string, in hostile.Input) (int, []byte, error) {
 	return res.StatusCode, b, err
 }
 
-// A binaryServer is the validator binary running in development mode.
-type binaryServer struct {
-	url string
-	pid int
-}
-
 // startBinary builds the validator with the tag dev and starts it with
 // --dev on a free loopback port, offline; it is stopped when the test
 // ends.
@@ -202,54 +192,7 @@ func startBinary(t *testing.T) binaryServer {
 	if out, err := exec.Command("go", "build", "-tags", "dev", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "--dev")
-	cmd.Env = append(offline(t), "PATH=/usr/bin:/bin")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs servertest.Buffer
-	cmd.Stderr = &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("validator logs (last 4 KiB):\n%s", tail(logs.String(), 4<<10))
-		}
-	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var rec struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "listening" {
-				addr <- rec.Addr
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		_, port, err := net.SplitHostPort(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return binaryServer{url: "http://127.0.0.1:" + port, pid: cmd.Process.Pid}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("the validator did not listen:\n%s", logs.String())
-	}
-	panic("unreachable")
+	return serveValidator(t, bin, append(offline(t), "PATH=/usr/bin:/bin"), "--dev")
 }
 
 // cpu is the processor time the server has used, user and system.

@@ -21,12 +21,6 @@ import (
 	"github.com/svc-dss/dss/fixtures/redistest"
 )
 
-// redisEnv is the configuration of a validator that keeps its UI
-// sessions in Redis at url, under prefix.
-func redisEnv(url, prefix string) []string {
-	return []string{"SVC_DSS_REDIS_URL=" + url, "SVC_DSS_REDIS_KEY_PREFIX=" + prefix}
-}
-
 // Two validators sharing one Redis are one session store: a browser
 // signed in on one is signed in on the other (its requests go to either,
 // as a load balancer without sticky sessions sends them), and signing
@@ -35,8 +29,8 @@ func TestUISessionSharedByReplicas(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	r := redistest.New(t)
-	first := newUIWorld(t, uiOptions{env: redisEnv(r.URL, r.Prefix)})
-	second := newUIWorld(t, uiOptions{env: append(redisEnv(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
+	first := newUIWorld(t, uiOptions{env: redistest.Env(r.URL, r.Prefix)})
+	second := newUIWorld(t, uiOptions{env: append(redistest.Env(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
 	b := first.browser(t)
 	is.Equal(b.login(tenantA, alice).status, 200)
 	sid := b.cookie()
@@ -83,8 +77,8 @@ func TestUIReportsAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	r := redistest.New(t)
-	srv, first := signedUIWorld(t, redisEnv(r.URL, r.Prefix)...)
-	second := newUIWorld(t, uiOptions{env: append(redisEnv(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
+	srv, first := signedUIWorld(t, redistest.Env(r.URL, r.Prefix)...)
+	second := newUIWorld(t, uiOptions{env: append(redistest.Env(r.URL, r.Prefix), "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
 	b := first.browser(t)
 	csrf := csrfOf(t, b.login(tenantA, alice).body)
 	doc, err := cades.Sign([]byte("text"), cades.Options{PKI: srv.PKI, Signer: srv.PKI.SignerRSAQC, Level: cades.B, SigningTime: time.Now().Add(-time.Hour).Truncate(time.Second)})
@@ -127,7 +121,7 @@ func TestUILoginAcrossReplicas(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			r := redistest.New(t)
-			env := append(redisEnv(r.URL, r.Prefix), tt.env...)
+			env := append(redistest.Env(r.URL, r.Prefix), tt.env...)
 			first := newUIWorld(t, uiOptions{env: env})
 			// Behind one balancer, both have its address as base URL.
 			second := newUIWorld(t, uiOptions{env: append(env, "SVC_DSS_VALIDATOR_BASE_URL="+first.url), replicaOf: first})
@@ -161,7 +155,7 @@ func TestUIRedisDown(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	own := redistest.StartT(t, redistest.Options{})
-	w := newUIWorld(t, uiOptions{env: redisEnv(own.URL(), "down:")})
+	w := newUIWorld(t, uiOptions{env: redistest.Env(own.URL(), "down:")})
 	b := w.browser(t)
 	is.Equal(b.login(tenantA, alice).status, 200)
 

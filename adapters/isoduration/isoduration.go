@@ -1,4 +1,8 @@
-package config
+// Package isoduration reads and writes the ISO-8601 durations of the
+// configuration (docs/decisions/0002) and of the validation policies
+// (docs/decisions/0042): one grammar for every document an operator
+// writes.
+package isoduration
 
 import (
 	"errors"
@@ -8,12 +12,12 @@ import (
 	"time"
 )
 
-// ParseDuration reads an ISO-8601 duration of the form Java's Duration
+// Parse reads an ISO-8601 duration of the form Java's Duration
 // accepts (PnDTnHnMn.nS, with weeks as PnW), which is what the spec's
 // defaults (P7D, PT30S) are written in. Years and months are refused: they
 // have no fixed length, so a threshold written with them would drift with
 // the calendar. The result must not be negative.
-func ParseDuration(s string) (time.Duration, error) {
+func Parse(s string) (time.Duration, error) {
 	if s == "" {
 		return 0, errors.New("empty duration")
 	}
@@ -90,10 +94,10 @@ func ParseDuration(s string) (time.Duration, error) {
 	return total, nil
 }
 
-// FormatDuration writes d back in the ISO-8601 form ParseDuration reads,
+// Format writes d back in the ISO-8601 form Parse reads,
 // using whole days where it can, so that a logged setting reads like the
 // configuration it came from.
-func FormatDuration(d time.Duration) string {
+func Format(d time.Duration) string {
 	if d == 0 {
 		return "PT0S"
 	}
