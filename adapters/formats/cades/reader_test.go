@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/matryer/is"
 
 	"github.com/svc-dss/dss/adapters/formats/cades"
+	"github.com/svc-dss/dss/adapters/formats/cms"
 	"github.com/svc-dss/dss/domain/ades"
 	fixture "github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/cmswrite"
@@ -393,5 +396,49 @@ func TestCounterSignatures(t *testing.T) {
 		if !tt.sig.Value.Valid || tt.sig.SigningCertificate == nil || !tt.sig.SigningCertificate.Equal(tt.signer) {
 			t.Errorf("%s: value %+v, signer %v", tt.name, tt.sig.Value, tt.sig.SigningCertificate)
 		}
+	}
+}
+
+// TestCounterSignatureContentType: a counter-signature carrying a
+// content-type attribute, which RFC 5652 (11.1) forbids there, is
+// reported with CADES_COUNTER_SIGNATURE_CONTENT_TYPE; one without it is
+// not, and the parent is never.
+func TestCounterSignatureContentType(t *testing.T) {
+	p := testPKI(t)
+	dataOID, err := asn1.Marshal(cms.OIDData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		attrs []cms.Attribute
+		want  bool
+	}{
+		{"without content-type", nil, false},
+		{"with content-type", []cms.Attribute{{Type: cms.OIDAttrContentType, Values: [][]byte{dataOID}}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			counter := cmswrite.Signer{Certificate: p.SignerECDSA.Certificate, Key: p.SignerECDSA.Key, SigningTime: signingTime,
+				SignedAttributes: tc.attrs}
+			parent := cmswrite.Signer{Certificate: p.SignerRSA.Certificate, Key: p.SignerRSA.Key, SigningTime: signingTime,
+				CounterSigners: []cmswrite.Signer{counter}}
+			der, err := cmswrite.Sign(content, []cmswrite.Signer{parent}, cmswrite.SignOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sigs := read(t, der)
+			if len(sigs) != 1 || len(sigs[0].CounterSignatures) != 1 {
+				t.Fatalf("%d signatures, want 1 with 1 counter-signature", len(sigs))
+			}
+			has := func(s ades.Signature) bool {
+				return slices.ContainsFunc(s.Problems, func(p ades.Problem) bool { return p.Code == cades.CodeCounterSignatureContentType })
+			}
+			if has(sigs[0]) {
+				t.Errorf("parent reported: %+v", sigs[0].Problems)
+			}
+			if c := sigs[0].CounterSignatures[0]; has(c) != tc.want {
+				t.Errorf("counter-signature problems %+v, want %s: %v", c.Problems, cades.CodeCounterSignatureContentType, tc.want)
+			}
+		})
 	}
 }

@@ -643,3 +643,41 @@ func TestRevocationInfo(t *testing.T) {
 	is.NoErr(err)
 	is.NoErr(results[0].Err())
 }
+
+// TestCounterSignatureContentType: a counter-signature that carries a
+// content-type attribute is malformed (RFC 5652, section 11.1: a
+// countersignature has no content type of its own), though its digest
+// and value verify.
+func TestCounterSignatureContentType(t *testing.T) {
+	p := testPKI(t)
+	dataOID, err := asn1.Marshal(cms.OIDData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		attrs []cms.Attribute
+		want  error
+	}{
+		{"without content-type", nil, nil},
+		{"with content-type", []cms.Attribute{{Type: cms.OIDAttrContentType, Values: [][]byte{dataOID}}}, cms.ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			cs := signerFor(p.SignerECDSA)
+			cs.SignedAttributes = tc.attrs
+			s := signerFor(p.SignerRSA)
+			s.CounterSigners = []cmswrite.Signer{cs}
+			sd := mustParse(t, mustSign(t, testContent, []cmswrite.Signer{s}, cmswrite.SignOptions{}))
+			si := sd.SignerInfos[0]
+			is.Equal(len(si.CounterSignatures), 1)
+			r := sd.VerifyCounterSignature(si, si.CounterSignatures[0], nil)
+			is.NoErr(r.SignatureErr) // the value verifies either way
+			if tc.want == nil {
+				is.NoErr(r.ContentErr)
+				return
+			}
+			is.True(errors.Is(r.ContentErr, tc.want))
+		})
+	}
+}
