@@ -148,3 +148,23 @@ func TestValidateTimestampEntryEdges(t *testing.T) {
 		is.Equal(r.Path.Leaf(), p.TSA.Certificate)
 	})
 }
+
+// TestSignaturePolicyNotProcessed: a signature that names a signature
+// policy is told, as information, that the policy was not processed;
+// one that names none is not.
+func TestSignaturePolicyNotProcessed(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	const name = "Is the signature policy applied?"
+	for _, id := range []string{"", "2.16.756.5.30.1.1"} {
+		t.Run("policy "+id, func(t *testing.T) {
+			is := is.New(t)
+			sig, in := signature(p.SignerRSA), inputs(p)
+			sig.PolicyID = id
+			in.Revocation = goodFacts(sig, in, false)
+			r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
+			is.Equal(r.Indication, verdict.TotalPassed)
+			is.Equal(hasCheck(r, name, etsi.Information), id != "")
+		})
+	}
+}
