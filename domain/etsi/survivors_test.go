@@ -1,6 +1,8 @@
 package etsi_test
 
 import (
+	"crypto/x509"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -167,4 +169,49 @@ func TestSignaturePolicyNotProcessed(t *testing.T) {
 			is.Equal(hasCheck(r, name, etsi.Information), id != "")
 		})
 	}
+}
+
+// TestXCVBlockErrors: the XCV block of a signature whose chain fails
+// carries the error it concludes with; a passing block carries none.
+func TestXCVBlockErrors(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	for _, revoked := range []bool{false, true} {
+		t.Run(fmt.Sprint("revoked ", revoked), func(t *testing.T) {
+			is := is.New(t)
+			sig, in := signature(p.SignerRSA), inputs(p)
+			in.Revocation = goodFacts(sig, in, false)
+			if revoked {
+				in.Revocation = revokedFacts(sig, in, p.SignerRSA.Certificate, vt.Add(-2*time.Hour))
+			}
+			r := etsi.Validate(sig, in, etsi.Policy{ValidationTime: vt})
+			i := slices.IndexFunc(r.Blocks, func(b etsi.Block) bool { return b.Name == etsi.XCV })
+			is.True(i >= 0)
+			xcv := r.Blocks[i]
+			if !revoked {
+				is.Equal(r.Indication, verdict.TotalPassed)
+				is.Equal(len(xcv.Conclusion.Errors), 0)
+				return
+			}
+			is.Equal(xcv.Conclusion.SubIndication, verdict.SubRevokedNoPOE)
+			is.Equal(codes(xcv.Conclusion.Errors), []string{string(verdict.SubRevokedNoPOE)})
+		})
+	}
+}
+
+// TestNoPathLocated: a signature that fails before XCV and whose signer
+// chains to no anchor reports no path, and does not stumble on the empty
+// list of paths.
+func TestNoPathLocated(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	p := newPKI(t)
+	u := newUntrusted(t)
+	sig := signature(p.SignerRSA)
+	sig.SigningCertificate, sig.Certificates = u.Signer, []*x509.Certificate{u.Signer, u.Root}
+	sig.Value.Valid, sig.Value.Reason = false, "SIGNATURE_INVALID"
+	r := etsi.Validate(sig, inputs(p), etsi.Policy{ValidationTime: vt})
+	is.Equal(r.Indication, verdict.TotalFailed)
+	is.Equal(r.SubIndication, verdict.SubSigCryptoFailure)
+	is.True(r.Path == nil)
 }
