@@ -4,31 +4,23 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/x509"
-	"encoding/binary"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/svc-dss/dss/adapters/postgres"
 	"github.com/svc-dss/dss/app/config"
-	"github.com/svc-dss/dss/fixtures/pgtest"
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/signsetup"
-	"github.com/svc-dss/dss/fixtures/softhsm"
 )
 
 // The development mode's client key registration and signing keys.
 const (
 	devKID      = "dev-proxy"
-	devRSALabel = "sign-rsa"
-	devECLabel  = "sign-p256"
+	devRSALabel = signsetup.RSALabel
+	devECLabel  = signsetup.ECLabel
 )
 
 // The default PKI address written out in run.go must be the fixture's.
@@ -73,65 +65,13 @@ func devSigner(ctx context.Context, cfg config.Signer, dev devOptions, logger *s
 	}
 	undo = append(undo, func() error { return os.RemoveAll(dir) })
 
-	url, drop, err := pgtest.CreateDatabase(ctx)
-	if err != nil {
-		return fail(fmt.Errorf("throwaway control database: %w", err))
-	}
-	undo = append(undo, pgtest.Shutdown, drop)
-	db, err := postgres.OpenWritable(postgres.Options{URL: url})
+	w, err := signsetup.NewWorld(ctx, p, dir, devKID, "Dev")
 	if err != nil {
 		return fail(err)
 	}
-	defer db.Close()
-	if err := signsetup.Prepare(ctx, db); err != nil {
-		return fail(err)
-	}
-	tok, err := softhsm.Open()
-	if err != nil {
-		return fail(fmt.Errorf("throwaway SoftHSM2 token: %w", err))
-	}
-	undo = append(undo, tok.Close)
-	part, err := signsetup.NewPartition(ctx, db, tok, signsetup.TenantA,
-		append(signsetup.SigningKeys(devRSALabel, true), signsetup.SigningKeys(devECLabel, false)...)...)
-	if err != nil {
-		return fail(err)
-	}
-	clientKey, err := signsetup.Register(ctx, db, signsetup.TenantA, signsetup.ModuleA, devKID)
-	if err != nil {
-		return fail(err)
-	}
-	der, err := x509.MarshalPKCS8PrivateKey(clientKey)
-	if err != nil {
-		return fail(err)
-	}
-	keyPath := filepath.Join(dir, "client-key.pem")
-	if err := os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
-		return fail(err)
-	}
-	// The keys' certificates: Swiss qualified signatures, like the
-	// branch's SignerCHQES, with serials of their own (random, so that no
-	// two runs issue different certificates under one issuer and serial).
-	chains := map[string]string{}
-	for _, k := range []struct{ label, cn string }{{devRSALabel, "SVC DSS Dev Signer RSA"}, {devECLabel, "SVC DSS Dev Signer P-256"}} {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return fail(err)
-		}
-		serial := int64(binary.BigEndian.Uint64(b[:]) >> 2)
-		cert, err := p.IssueLike(p.SignerCHQES, k.cn, serial, part.Public[k.label])
-		if err != nil {
-			return fail(err)
-		}
-		var chain []byte
-		for _, c := range []*x509.Certificate{cert, p.IntermediateCH.Certificate} {
-			chain = append(chain, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})...)
-		}
-		chains[k.label] = filepath.Join(dir, k.label+".pem")
-		if err := os.WriteFile(chains[k.label], chain, 0o644); err != nil {
-			return fail(err)
-		}
-	}
-	cfg.ControlDB.URL = url
+	undo = append(undo, w.Close)
+	keyPath, chains := w.ClientKey, w.Chains
+	cfg.ControlDB.URL = w.DatabaseURL
 	logger.Warn("DEVELOPMENT MODE: throwaway control database, SoftHSM2 token and client key, certificates of the fixture PKI; nothing this signer signs is worth anything; everything is removed when it stops",
 		slog.String("tenant", signsetup.TenantA), slog.String("module", signsetup.ModuleA), slog.String("kid", devKID),
 		slog.String("client_key", keyPath), slog.String("pki", p.BaseURL), slog.String("files", dir))
