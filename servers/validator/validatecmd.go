@@ -170,7 +170,7 @@ func (vc *validateCommand) run(ctx context.Context, cfg config.Validator, ps val
 		logger.Error("start-up failed", slog.String("error", err.Error()))
 		return 1
 	}
-	opts = append(opts, validation.WithRegistry(reg))
+	opts = append(opts, validation.WithRegistry(reg), validation.WithPolicy(*doc.Policy))
 	if len(anchors) > 0 {
 		opts = append(opts, validation.WithPrivateAnchors(anchors...))
 	}
