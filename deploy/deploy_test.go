@@ -654,6 +654,34 @@ func TestImagesBuildProductionPrograms(t *testing.T) {
 	}
 }
 
+// TestServersLinkNoPrometheusClient: the two servers, in the production
+// build and the one with the tag dev, link neither the Prometheus Go
+// client nor protobuf (procfs, client_model and prometheus/common came
+// with them): their package initialisation cost every start, the
+// one-shot validate command's too, and adapters/metrics writes the text
+// exposition itself (docs/decisions/0039-metrics.md). Tests may still
+// link expfmt to parse what it writes.
+func TestServersLinkNoPrometheusClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, tags := range []string{"", "dev"} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, "../servers/validator", "../servers/signer").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q: %v\n%s", tags, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, "github.com/svc-dss/dss/adapters/metrics") {
+			t.Fatalf("go list -deps -tags %q: the servers do not link adapters/metrics: %q", tags, out)
+		}
+		for _, dep := range deps {
+			if strings.HasPrefix(dep, "github.com/prometheus/") || strings.HasPrefix(dep, "google.golang.org/protobuf/") {
+				t.Errorf("tags %q: the servers link %s", tags, dep)
+			}
+		}
+	}
+}
+
 // TestStaticValidatorRefusesAPKCS11Seal: the static validator of the
 // image (no cgo) cannot load a PKCS#11 module, so a report seal in a
 // PKCS#11 token stops its start-up with the reason, naming the setting,
