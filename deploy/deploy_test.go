@@ -537,11 +537,12 @@ func imageUser(t *testing.T, name string) int64 {
 	return n
 }
 
-// goBuild is the go build command of a Dockerfile's build stage.
+// goBuild is the go build commands of a Dockerfile's build stage.
 type goBuild struct {
-	cgo     string
-	tags    string
-	pkg     string
+	cgo  string
+	tags string
+	// pkgs are the packages built, in order: one executable each.
+	pkgs    []string
 	runtime string // the final stage's base image
 	expose  string
 	hasUser bool
@@ -566,7 +567,7 @@ func dockerfile(t *testing.T, name string) goBuild {
 			case strings.HasPrefix(f, "-tags"):
 				b.tags = f
 			case strings.HasPrefix(f, "./servers/"):
-				b.pkg = f
+				b.pkgs = append(b.pkgs, f)
 			}
 		}
 	}
@@ -593,18 +594,21 @@ func dockerfile(t *testing.T, name string) goBuild {
 func TestDockerfiles(t *testing.T) {
 	tests := []struct {
 		name    string
+		pkgs    []string
 		cgo     string
 		runtime string
 		expose  string
 	}{
-		{"validator", "0", "gcr.io/distroless/static-debian12:nonroot", "8090"},
-		{"signer", "1", "gcr.io/distroless/base-debian12:nonroot", "8080"},
+		// The validator's image holds the service and the executable
+		// that runs validate without it (docs/decisions/0044).
+		{"validator", []string{"./servers/validator", "./servers/validatorcli"}, "0", "gcr.io/distroless/static-debian12:nonroot", "8090"},
+		{"signer", []string{"./servers/signer"}, "1", "gcr.io/distroless/base-debian12:nonroot", "8080"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
 			b := dockerfile(t, tt.name)
-			is.Equal(b.pkg, "./servers/"+tt.name)
+			is.Equal(b.pkgs, tt.pkgs)
 			is.Equal(b.cgo, tt.cgo)
 			is.Equal(b.tags, "") // a production image has no development mode
 			is.Equal(b.runtime, tt.runtime)
@@ -633,7 +637,11 @@ func TestImagesBuildProductionPrograms(t *testing.T) {
 	for name := range programs {
 		t.Run(name, func(t *testing.T) {
 			b := dockerfile(t, name)
-			cmd := exec.Command("go", "list", "-deps", "../"+strings.TrimPrefix(b.pkg, "./"))
+			args := []string{"list", "-deps"}
+			for _, pkg := range b.pkgs {
+				args = append(args, "../"+strings.TrimPrefix(pkg, "./"))
+			}
+			cmd := exec.Command("go", args...)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo)
 			out, err := cmd.CombinedOutput()
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/svc-dss/dss/servers/internal/validatecmd"
 )
 
 func main() {
@@ -29,6 +31,6 @@ func main() {
 // a goroutine locked to a thread of its own) was a measurable share of
 // its start-up (docs/decisions/0044).
 func stopsOnSignal(args []string) bool {
-	_, command := splitCommand(args)
+	_, command := validatecmd.Split(args)
 	return len(command) == 0 || command[0] != "validate"
 }
