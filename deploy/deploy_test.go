@@ -537,11 +537,12 @@ func imageUser(t *testing.T, name string) int64 {
 	return n
 }
 
-// goBuild is the go build command of a Dockerfile's build stage.
+// goBuild is the go build commands of a Dockerfile's build stage.
 type goBuild struct {
-	cgo     string
-	tags    string
-	pkg     string
+	cgo  string
+	tags string
+	// pkgs are the packages built, in order: one executable each.
+	pkgs    []string
 	runtime string // the final stage's base image
 	expose  string
 	hasUser bool
@@ -566,7 +567,7 @@ func dockerfile(t *testing.T, name string) goBuild {
 			case strings.HasPrefix(f, "-tags"):
 				b.tags = f
 			case strings.HasPrefix(f, "./servers/"):
-				b.pkg = f
+				b.pkgs = append(b.pkgs, f)
 			}
 		}
 	}
@@ -593,18 +594,21 @@ func dockerfile(t *testing.T, name string) goBuild {
 func TestDockerfiles(t *testing.T) {
 	tests := []struct {
 		name    string
+		pkgs    []string
 		cgo     string
 		runtime string
 		expose  string
 	}{
-		{"validator", "0", "gcr.io/distroless/static-debian12:nonroot", "8090"},
-		{"signer", "1", "gcr.io/distroless/base-debian12:nonroot", "8080"},
+		// The validator's image holds the service and the executable
+		// that runs validate without it (docs/decisions/0044).
+		{"validator", []string{"./servers/validator", "./servers/validatorcli"}, "0", "gcr.io/distroless/static-debian12:nonroot", "8090"},
+		{"signer", []string{"./servers/signer"}, "1", "gcr.io/distroless/base-debian12:nonroot", "8080"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
 			b := dockerfile(t, tt.name)
-			is.Equal(b.pkg, "./servers/"+tt.name)
+			is.Equal(b.pkgs, tt.pkgs)
 			is.Equal(b.cgo, tt.cgo)
 			is.Equal(b.tags, "") // a production image has no development mode
 			is.Equal(b.runtime, tt.runtime)
@@ -633,7 +637,11 @@ func TestImagesBuildProductionPrograms(t *testing.T) {
 	for name := range programs {
 		t.Run(name, func(t *testing.T) {
 			b := dockerfile(t, name)
-			cmd := exec.Command("go", "list", "-deps", "../"+strings.TrimPrefix(b.pkg, "./"))
+			args := []string{"list", "-deps"}
+			for _, pkg := range b.pkgs {
+				args = append(args, "../"+strings.TrimPrefix(pkg, "./"))
+			}
+			cmd := exec.Command("go", args...)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
@@ -651,6 +659,34 @@ func TestImagesBuildProductionPrograms(t *testing.T) {
 				t.Errorf("links github.com/miekg/pkcs11: %v", pkcs11)
 			}
 		})
+	}
+}
+
+// TestServersLinkNoPrometheusClient: the two servers, in the production
+// build and the one with the tag dev, link neither the Prometheus Go
+// client nor protobuf (procfs, client_model and prometheus/common came
+// with them): their package initialisation cost every start, the
+// one-shot validate command's too, and adapters/metrics writes the text
+// exposition itself (docs/decisions/0039-metrics.md). Tests may still
+// link expfmt to parse what it writes.
+func TestServersLinkNoPrometheusClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, tags := range []string{"", "dev"} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, "../servers/validator", "../servers/signer").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q: %v\n%s", tags, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, "github.com/svc-dss/dss/adapters/metrics") {
+			t.Fatalf("go list -deps -tags %q: the servers do not link adapters/metrics: %q", tags, out)
+		}
+		for _, dep := range deps {
+			if strings.HasPrefix(dep, "github.com/prometheus/") || strings.HasPrefix(dep, "google.golang.org/protobuf/") {
+				t.Errorf("tags %q: the servers link %s", tags, dep)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package deploy
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/app/config"
@@ -50,16 +54,19 @@ func registeredMetrics(t *testing.T) map[string]bool {
 	s.ControlQuery(time.Millisecond, false)
 	s.HTTPError(502, "hsm-unavailable")
 	names := map[string]bool{}
-	for _, g := range []interface {
-		Gather() ([]*dto.MetricFamily, error)
-	}{v.Gatherer(), s.Gatherer()} {
-		families, err := g.Gather()
+	for _, m := range []io.WriterTo{v, s} {
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		families, err := p.TextToMetricFamilies(&b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range families {
-			if strings.HasPrefix(f.GetName(), "svc_dss_") {
-				names[f.GetName()] = f.GetType() == dto.MetricType_HISTOGRAM
+		for name, f := range families {
+			if strings.HasPrefix(name, "svc_dss_") {
+				names[name] = f.GetType() == dto.MetricType_HISTOGRAM
 			}
 		}
 	}

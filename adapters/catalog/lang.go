@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 )
@@ -59,8 +60,12 @@ func ParseLang(s string) (Lang, error) {
 }
 
 // matcher matches a request's languages to the catalogue's, English
-// first so that it is the fallback.
-var matcher = language.NewMatcher([]language.Tag{language.English, language.German, language.French, language.Italian})
+// first so that it is the fallback. It is built on first use: building
+// it at package initialisation cost every process start, the validate
+// command's included, which never negotiates (docs/decisions/0044).
+var matcher = sync.OnceValue(func() language.Matcher {
+	return language.NewMatcher([]language.Tag{language.English, language.German, language.French, language.Italian})
+})
 
 // Negotiate returns the language of the catalogue that best suits an
 // Accept-Language header (RFC 9110, 12.5.4: its q-values weigh the
@@ -71,7 +76,7 @@ func Negotiate(acceptLanguage string) Lang {
 	if err != nil || len(tags) == 0 {
 		return English
 	}
-	_, i, conf := matcher.Match(tags...)
+	_, i, conf := matcher().Match(tags...)
 	if conf == language.No {
 		return English
 	}

@@ -123,6 +123,9 @@ func verifyApproval(pub crypto.PublicKey, payload, sig []byte) error {
 		}
 		return nil
 	case *rsa.PublicKey:
+		// crypto/rsa, not the validator's cert.VerifyPKCS1v15: one check
+		// per approved signing request, an authorization gate where speed
+		// buys nothing and the standard library is the reference.
 		return rsa.VerifyPKCS1v15(k, crypto.SHA256, digest[:], sig)
 	default:
 		return fmt.Errorf("unsupported authorization key type %T", pub)

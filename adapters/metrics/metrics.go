@@ -1,29 +1,11 @@
-// Package metrics holds the Prometheus metrics of the two programs
-// (github.com/prometheus/client_golang), each on a registry of its own:
-// two servers in one process (the tests) never share a counter, and
-// nothing registers on the global default registry.
-//
-// It takes plain values (names, counts, durations), never domain types:
-// the signer links it and must link nothing of validation. The app layer
-// translates verdicts and trust snapshots into these values
-// (app/validator), and reports through the ports' observers
-// (ports.SignObserver, ports.RevocationObserver), which the types here
-// implement.
-//
-// Names follow the Prometheus conventions: the svc_dss_ prefix, _total
-// on counters, base units (_seconds, _bytes) and no unit in a label.
-// Label values are bounded sets (outcomes, formats, list territories),
-// never a tenant, a document or a URL.
 package metrics
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Buckets of the histograms, in seconds and bytes. A validation runs
@@ -34,40 +16,78 @@ var (
 	validationBuckets = []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}
 	operationBuckets  = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 	refreshBuckets    = []float64{0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600}
-	sizeBuckets       = prometheus.ExponentialBuckets(1024, 4, 10) // 1 KiB to 256 MiB
+	// 1 KiB to 256 MiB, times 4 each.
+	sizeBuckets = []float64{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}
 )
 
-// registry is what both programs' metrics share: their own registry,
-// with the Go runtime and process collectors, and the error responses.
+// contentType is what the text exposition format 0.0.4 is served as.
+const contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+// registry is what both programs' metrics share: their families, the
+// Go runtime and process ones, and the error responses.
 type registry struct {
-	reg    *prometheus.Registry
-	errors *prometheus.CounterVec
+	collectors []collector
+	errors     counterVec
 }
 
 func newRegistry() registry {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	errors := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "svc_dss_http_error_responses_total",
-		Help: "Error responses (4xx and 5xx) by status and reason, the problem type the server answered (unauthenticated, payload-too-large...).",
-	}, []string{"status", "reason"})
-	reg.MustRegister(errors)
-	return registry{reg: reg, errors: errors}
+	r := registry{collectors: []collector{collectorFunc(goFamilies), collectorFunc(processFamilies)}}
+	r.errors = r.counterVec("svc_dss_http_error_responses_total",
+		"Error responses (4xx and 5xx) by status and reason, the problem type the server answered (unauthenticated, payload-too-large...).",
+		"status", "reason")
+	return r
 }
 
-// Handler serves the registry in the Prometheus exposition formats. It
-// does no authentication: the servers put it behind theirs.
-func (r registry) Handler() http.Handler {
-	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg})
+// counterVec registers a counter family with labels; without labels it
+// is a plain counter, exposed (at 0) from the first scrape.
+func (r *registry) counterVec(name, help string, labels ...string) counterVec {
+	v := newCounterVec(name, help, labels...)
+	r.collectors = append(r.collectors, v)
+	return v
 }
 
-// Gatherer is the registry, for tests that read it without HTTP.
-func (r registry) Gatherer() prometheus.Gatherer { return r.reg }
+// histogramVec registers a histogram family with labels; without labels
+// it is a plain histogram, exposed from the first scrape.
+func (r *registry) histogramVec(name, help string, bounds []float64, labels ...string) histogramVec {
+	v := newHistogramVec(name, help, bounds, labels...)
+	r.collectors = append(r.collectors, v)
+	return v
+}
+
+// WriteTo writes the metrics as they are now in the Prometheus text
+// exposition format 0.0.4 (the body of a scrape).
+func (r *registry) WriteTo(w io.Writer) (int64, error) {
+	var b bytes.Buffer
+	write(&b, r.collectors)
+	return b.WriteTo(w)
+}
+
+// Handler serves the metrics in the text exposition format to GET and
+// HEAD, whatever the request's Accept header: Prometheus reads it (it
+// asks for protobuf only to get native histograms, which these are not).
+// It does no authentication: the servers put it behind theirs.
+func (r *registry) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
+		var b bytes.Buffer
+		write(&b, r.collectors)
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+		if req.Method == http.MethodHead {
+			return
+		}
+		_, _ = w.Write(b.Bytes()) // a scraper gone away is no error of ours
+	})
+}
 
 // HTTPError counts one error response of status with reason, the
 // problem's type slug.
-func (r registry) HTTPError(status int, reason string) {
-	r.errors.WithLabelValues(strconv.Itoa(status), reason).Inc()
+func (r *registry) HTTPError(status int, reason string) {
+	r.errors.with(strconv.Itoa(status), reason).inc()
 }
 
 func seconds(d time.Duration) float64 { return d.Seconds() }

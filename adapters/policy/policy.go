@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -164,7 +163,7 @@ func parse(data []byte, file string, suite SuiteReader) (Policy, error) {
 	if p.Name, err = scalar(top["name"], "name", fail); err != nil {
 		return Policy{}, err
 	}
-	if !validName.MatchString(p.Name) {
+	if !validName(p.Name) {
 		return Policy{}, fail("name", top["name"], "%q is not a policy name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", p.Name)
 	}
 	if n := top["description"]; n != nil {
@@ -214,7 +213,24 @@ func parse(data []byte, file string, suite SuiteReader) (Policy, error) {
 	return p, nil
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// validName reports whether name is 1 to 64 ASCII letters, digits, '.',
+// '_' or '-', starting with a letter or digit. A loop, not a regular
+// expression: a pattern compiled at package initialisation costs every
+// process start, the one-shot validate command's included
+// (docs/decisions/0044).
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 type failFunc func(path string, n *yaml.Node, format string, args ...any) error
 

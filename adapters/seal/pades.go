@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -120,7 +121,10 @@ type update struct {
 	info string
 }
 
-var startxref = regexp.MustCompile(`startxref\s+(\d+)\s+%%EOF\s*$`)
+// startxref finds the last cross-reference offset. Compiled on first use:
+// the validator links this package, and a pattern compiled at package
+// initialisation costs each of its commands' starts (docs/decisions/0044).
+var startxref = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`startxref\s+(\d+)\s+%%EOF\s*$`) })
 
 // readUpdate reads what an update of doc needs: the catalog, the first
 // page, the next object number and the last cross-reference section.
@@ -132,7 +136,7 @@ func readUpdate(doc []byte) (update, error) {
 	if f.Repaired() {
 		return update{}, fmt.Errorf("the PDF's cross-reference data does not hold")
 	}
-	m := startxref.FindSubmatch(doc[max(0, len(doc)-1024):])
+	m := startxref().FindSubmatch(doc[max(0, len(doc)-1024):])
 	if m == nil {
 		return update{}, fmt.Errorf("the PDF does not end with startxref and %%%%EOF")
 	}

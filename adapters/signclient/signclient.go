@@ -174,6 +174,9 @@ func (k *Key) Sign(_ io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, 
 		if isPSS {
 			err = rsa.VerifyPSS(pub, h, digest, sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
 		} else {
+			// crypto/rsa, not the validator's cert.VerifyPKCS1v15: this
+			// checks the signer's own output, once a signature, and keeps
+			// that check independent of the validator's verification code.
 			err = rsa.VerifyPKCS1v15(pub, h, digest, sig)
 		}
 	case *ecdsa.PublicKey:

@@ -4,15 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/knadh/koanf/parsers/yaml"
-	"github.com/knadh/koanf/providers/confmap"
-	"github.com/knadh/koanf/providers/env/v2"
-	"github.com/knadh/koanf/providers/file"
-	"github.com/knadh/koanf/v2"
 )
 
 // LoadValidator reads the validation service's configuration from, in
@@ -33,7 +31,7 @@ func LoadValidator(args, environ []string, out io.Writer) (Validator, error) {
 		return Validator{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
 	}
 	c := Validator{Dev: *dev}
-	if err := load(validatorKeys, &c, *path, environ); err != nil {
+	if err := load(validatorKeys(), &c, *path, environ); err != nil {
 		return Validator{}, err
 	}
 	c.finish()
@@ -54,29 +52,33 @@ func LoadSigner(args, environ []string, out io.Writer) (Signer, error) {
 		return Signer{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
 	}
 	var c Signer
-	if err := load(signerKeys, &c, *path, environ); err != nil {
+	if err := load(signerKeys(), &c, *path, environ); err != nil {
 		return Signer{}, err
 	}
 	c.finish()
 	return c, c.Validate()
 }
 
-// load layers the three sources in koanf and then binds every key of the
-// table, in table order, into c. The first unusable value stops it: one
-// clear line beats a list an operator has to untangle.
+// load layers the three sources, defaults, file and environment, each
+// key taking the value of the last source that sets it, and then binds
+// every key of the table, in table order, into c. The first unusable value
+// stops it: one clear line beats a list an operator has to untangle.
+//
+// The layers are flat maps of the table's dotted keys: every key is a
+// leaf, the file is flattened (and checked against the table) before it
+// is laid over the defaults, and only the table's variables are read from
+// the environment. koanf's layering did the same through nested maps and
+// deep copies, for most of the configuration's share of a command's
+// start-up (docs/decisions/0044); its YAML parser still reads the file.
 func load[C any](table []binding[C], c *C, path string, environ []string) error {
-	k := koanf.New(".")
-	defaults := make(map[string]any, len(table))
+	values := make(map[string]any, len(table))
 	byEnv := make(map[string]string, len(table))
 	for _, b := range table {
-		defaults[b.Name] = b.Default
+		values[b.Name] = b.Default
 		byEnv[b.Env] = b.Name
 	}
-	if err := k.Load(confmap.Provider(defaults, "."), nil); err != nil {
-		return fmt.Errorf("config: defaults: %w", err)
-	}
 	if path != "" {
-		raw, err := file.Provider(path).ReadBytes()
+		raw, err := os.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("config: reading %s: %w", path, err)
 		}
@@ -91,27 +93,24 @@ func load[C any](table []binding[C], c *C, path string, environ []string) error 
 			return fmt.Errorf("config: %s: %w", path, err)
 		}
 		for key := range flat {
-			if _, ok := defaults[key]; !ok {
+			if _, ok := values[key]; !ok {
 				return fmt.Errorf("config: %s: unknown key %q", path, key)
 			}
 		}
-		if err := k.Load(confmap.Provider(flat, "."), nil); err != nil {
-			return fmt.Errorf("config: %s: %w", path, err)
+		maps.Copy(values, flat)
+	}
+	// Only the variables of the table are read: the environment holds
+	// much else, and a prefix rule would bind names the spec never gave.
+	// A variable given twice counts with its last value, as the process
+	// sees it.
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if key, known := byEnv[name]; ok && known {
+			values[key] = value
 		}
 	}
-	envProvider := env.Provider(".", env.Opt{
-		EnvironFunc: func() []string { return environ },
-		// Only the variables of the table are read: the environment holds
-		// much else, and a prefix rule would bind names the spec never gave.
-		TransformFunc: func(name, value string) (string, any) {
-			return byEnv[name], value
-		},
-	})
-	if err := k.Load(envProvider, nil); err != nil {
-		return fmt.Errorf("config: environment: %w", err)
-	}
 	for _, b := range table {
-		v := stringValue(k.Get(b.Name))
+		v := stringValue(values[b.Name])
 		if err := b.set(c, v); err != nil {
 			return &KeyError{Key: b.Name, Env: b.Env, Value: redact(b.Name, v), Err: err}
 		}

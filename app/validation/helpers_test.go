@@ -10,16 +10,16 @@ import (
 
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
-	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validator/configured"
 	"github.com/svc-dss/dss/domain/report"
 	"github.com/svc-dss/dss/domain/verdict"
 )
 
 // serviceValidator is the validator the validation service builds for
-// cfg (validator.ValidationOptions), with opts on top.
+// cfg (configured.ValidationOptions), with opts on top.
 func serviceValidator(t testing.TB, cfg config.Validator, logger *slog.Logger, clock func() time.Time, opts ...validation.Option) *validation.Validator {
 	t.Helper()
-	base, err := validator.ValidationOptions(cfg, logger, clock)
+	base, err := configured.ValidationOptions(cfg, logger, clock)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,6 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 		thresholds:   s.thresholds,
 		anchorSets:   &anchorCache{},
 		algorithms:   algorithm.Default(),
-		policy:       policy.Default(),
 		formats:      reg,
 		readers:      reg.Readers(),
 		revocation:   egress.NewRevocationSource(client, egress.NewRevocationCache(s.clock, egress.CacheOptions{}), s.logger, s.offline).Observe(s.observer),
@@ -148,8 +147,12 @@ func New(ctx context.Context, opts ...Option) (*Validator, error) {
 	if s.readers != nil {
 		c.readers = s.readers
 	}
+	// The embedded default is parsed only when no policy was given (the
+	// validate command gives the one it has read already).
 	if s.policy != nil {
 		c.policy = *s.policy
+	} else {
+		c.policy = policy.Default()
 	}
 	if s.algorithms != nil {
 		c.algorithms = *s.algorithms

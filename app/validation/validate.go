@@ -103,6 +103,10 @@ func (r *Result) DetailedReport() ([]byte, error) { return report.Detailed(r.Val
 // (docs/decisions/0032): the error says so.
 func (r *Result) ETSIReport() ([]byte, error) { return report.ETSI(r.Validation) }
 
+// hashAsideBytes is the size from which Validate hashes the document on
+// another goroutine: SHA-256 of 1 MiB takes about a millisecond.
+const hashAsideBytes = 1 << 20
+
 // Validate validates every signature of doc against one trust snapshot
 // (validation-service.md §1), counter-signatures included, each by the
 // same process and reported right after the signature it counter-signs
@@ -151,11 +155,17 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	if err := vp.Validate(); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	// The report names the document by its SHA-256: hashed on the other
-	// core while the signatures are read and validated, which for a large
-	// document halves the wait.
+	// The report names the document by its SHA-256: a large document is
+	// hashed on the other core while the signatures are read and
+	// validated, which halves the wait; a small one here, in less than a
+	// millisecond, since handing it to another thread would cost more CPU
+	// than it saves time (docs/decisions/0044).
 	digest := make(chan [sha256.Size]byte, 1)
-	go func() { digest <- sha256.Sum256(doc.Data) }()
+	if len(doc.Data) < hashAsideBytes {
+		digest <- sha256.Sum256(doc.Data)
+	} else {
+		go func() { digest <- sha256.Sum256(doc.Data) }()
+	}
 	snap := v.trust.Snapshot()
 	anchors := v.anchorSets.of(snap)
 	if len(v.anchors) > 0 {
@@ -172,16 +182,22 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	}
 	sigs, entries := withCounterSignatures(contents.Signatures), contents.Timestamps
 	// Signatures are independent: they are validated side by side, on as
-	// many cores as there are, and reported in document order.
+	// many cores as there are, and reported in document order. A document
+	// with a single signature or time-stamp entry is validated on this
+	// goroutine: another would only hand the work to another thread.
 	reports := make([]verdict.SignatureReport, len(sigs))
 	details := make([]report.Signature, len(sigs))
 	errs := make([]error, len(sigs))
 	checks := &signatureChecks{}
 	var wg sync.WaitGroup
+	spawn := wg.Go
+	if len(sigs)+len(entries) == 1 {
+		spawn = func(f func()) { f() }
+	}
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, sig := range sigs {
 		slots <- struct{}{}
-		wg.Go(func() {
+		spawn(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &errs[i])
 			if err := ctx.Err(); err != nil {
@@ -209,7 +225,7 @@ func (v *Validator) Validate(ctx context.Context, doc Document) (res *Result, er
 	entryErrs := make([]error, len(entries))
 	for i, e := range entries {
 		slots <- struct{}{}
-		wg.Go(func() {
+		spawn(func() {
 			defer func() { <-slots }()
 			defer v.recoverValidation(ctx, in, &entryErrs[i])
 			if err := ctx.Err(); err != nil {

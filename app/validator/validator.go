@@ -22,6 +22,7 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/control"
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/app/validator/configured"
 	"github.com/svc-dss/dss/ports"
 )
 
@@ -34,7 +35,7 @@ type Validator struct {
 	scheduler  gocron.Scheduler
 	validation *validation.Validator
 	// policies are the validation policies requests and tenants name.
-	policies Policies
+	policies configured.Policies
 	// auth is nil under permit-all.
 	auth *authenticator
 	// sessions and login serve the browser UI (ui.go, login.go).
@@ -60,13 +61,13 @@ type options struct {
 	lookupEnv  func(string) (string, bool)
 	jitter     func(max time.Duration) time.Duration
 	validation []validation.Option
-	policies   *Policies
+	policies   *configured.Policies
 }
 
 // WithPolicies validates under ps instead of the policies the
 // configuration names (LoadPolicies): the command loads them first, to
 // stop on an unusable file before anything starts.
-func WithPolicies(ps Policies) Option {
+func WithPolicies(ps configured.Policies) Option {
 	return func(o *options) { o.policies = &ps }
 }
 
@@ -139,14 +140,14 @@ func New(ctx context.Context, cfg config.Validator, logger *slog.Logger, clock f
 	if !cfg.PermitAll && db != nil {
 		auth = newAuthenticator(db, clock)
 	}
-	vopts, err := ValidationOptions(cfg, logger, clock)
+	vopts, err := configured.ValidationOptions(cfg, logger, clock)
 	if err != nil {
 		return nil, err
 	}
-	var ps Policies
+	var ps configured.Policies
 	if o.policies != nil {
 		ps = *o.policies
-	} else if ps, err = LoadPolicies(cfg); err != nil {
+	} else if ps, err = configured.LoadPolicies(cfg); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	vopts = append(vopts, validation.WithPolicy(ps.Default))

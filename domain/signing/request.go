@@ -284,6 +284,9 @@ func Finish(j Job, pub crypto.PublicKey, digest, fromToken []byte) ([]byte, erro
 	sig := fromToken
 	switch j.Algorithm {
 	case RSAPKCS1:
+		// crypto/rsa, not the validator's faster cert.VerifyPKCS1v15: the
+		// domain imports no adapter, and a check of the HSM's own output,
+		// once a signature, is worth more made by the standard library.
 		if err := rsa.VerifyPKCS1v15(pub.(*rsa.PublicKey), j.Hash, digest, sig); err != nil {
 			return nil, fmt.Errorf("signing: the HSM's PKCS#1 v1.5 signature does not verify: %w", err)
 		}

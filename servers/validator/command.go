@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/svc-dss/dss/app/validation"
+	"github.com/svc-dss/dss/servers/internal/validatecmd"
 )
 
 const commandUsage = `usage:
@@ -36,7 +36,7 @@ func runCommand(ctx context.Context, v *validation.Validator, args []string, std
 			fs.PrintDefaults()
 		}
 		at := fs.String("at", "", "evaluate freshness at this RFC 3339 instant instead of now")
-		rest, err := parseInterleaved(fs, args[2:])
+		rest, err := validatecmd.ParseInterleaved(fs, args[2:])
 		if err != nil {
 			return 2
 		}
@@ -54,7 +54,7 @@ func runCommand(ctx context.Context, v *validation.Validator, args []string, std
 			}
 			now = t
 		}
-		return printJSON(stdout, stderr, v.TrustStatus(now))
+		return validatecmd.PrintJSON(stdout, stderr, v.TrustStatus(now))
 	case "refresh":
 		if len(args) > 2 {
 			fmt.Fprintf(stderr, "trust refresh: unexpected argument %q\n", args[2])
@@ -62,7 +62,7 @@ func runCommand(ctx context.Context, v *validation.Validator, args []string, std
 			return 2
 		}
 		snap := v.Refresh(ctx)
-		code := printJSON(stdout, stderr, v.TrustStatus(time.Now()))
+		code := validatecmd.PrintJSON(stdout, stderr, v.TrustStatus(time.Now()))
 		for _, l := range snap.Lists {
 			if l.ConfirmedInThisProcess {
 				return code
@@ -89,7 +89,7 @@ func runImport(ctx context.Context, v *validation.Validator, args []string, stdo
 	fs := flag.NewFlagSet("trust import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, commandUsage) }
-	files, err := parseInterleaved(fs, args)
+	files, err := validatecmd.ParseInterleaved(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -119,14 +119,4 @@ func runImport(ctx context.Context, v *validation.Validator, args []string, stdo
 		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", r.File, territory, auth, outcome)
 	}
 	return code
-}
-
-func printJSON(stdout, stderr io.Writer, v any) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	return 0
 }

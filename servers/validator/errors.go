@@ -12,6 +12,7 @@ import (
 
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validator/configured"
 	"github.com/svc-dss/dss/domain/svt"
 	"github.com/svc-dss/dss/ports"
 	"github.com/svc-dss/dss/servers/internal/bodylimit"
@@ -68,7 +69,7 @@ func problemFor(err error) problem.Problem {
 	if e, ok := errors.AsType[*validation.UnreadableError](err); ok {
 		return problem.New(http.StatusBadRequest, "unreadable-upload", e.Reason())
 	}
-	if e, ok := errors.AsType[*validator.UnknownPolicyError](err); ok {
+	if e, ok := errors.AsType[*configured.UnknownPolicyError](err); ok {
 		return problem.New(http.StatusBadRequest, "unknown-policy", e.Error())
 	}
 	if errors.Is(err, errPolicyPart) {

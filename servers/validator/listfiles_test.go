@@ -17,6 +17,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/pki"
 	"github.com/svc-dss/dss/fixtures/realworld"
 	"github.com/svc-dss/dss/fixtures/tl"
+	"github.com/svc-dss/dss/servers/internal/validatecmd"
 )
 
 // listFiles writes the fixture ecosystem's lists (EU, the LOTL; DE, FR;
@@ -252,7 +253,7 @@ func TestValidateCommandTrustedListErrors(t *testing.T) {
 			if !slices.Contains(lines, tt.stderr) {
 				t.Errorf("stderr has no line %q:\n%s", tt.stderr, stderr)
 			}
-			is.Equal(slices.Contains(lines, validateUsage), tt.code == 2) // the usage line for usage errors only
+			is.Equal(slices.Contains(lines, validatecmd.Usage), tt.code == 2) // the usage line for usage errors only
 		})
 	}
 }

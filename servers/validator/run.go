@@ -16,7 +16,9 @@ import (
 	"github.com/svc-dss/dss/app/config"
 	"github.com/svc-dss/dss/app/validation"
 	"github.com/svc-dss/dss/app/validator"
+	"github.com/svc-dss/dss/app/validator/configured"
 	"github.com/svc-dss/dss/servers/internal/shell"
+	"github.com/svc-dss/dss/servers/internal/validatecmd"
 )
 
 // run loads the configuration, wires the application and either runs a
@@ -33,7 +35,10 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, 
 // of their own, which the API, the browser UI and the validate command
 // then read.
 func runFormats(ctx context.Context, reg *formats.Registry, args, environ []string, stdout, stderr io.Writer, ready func(net.Addr)) int {
-	flags, command := splitCommand(args)
+	flags, command := validatecmd.Split(args)
+	if len(command) > 0 && command[0] == "validate" {
+		return validatecmd.Main(ctx, reg, flags, command[1:], environ, stdout, stderr, devTrust)
+	}
 	cfg, err := config.LoadValidator(flags, environ, stderr)
 	if errors.Is(err, config.ErrHelp) {
 		return 0
@@ -45,19 +50,9 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 	if len(command) > 0 && command[0] == "db" {
 		return runDB(ctx, cfg, command, stdout, stderr)
 	}
-	var vc *validateCommand
-	if len(command) > 0 && command[0] == "validate" {
-		if vc, err = parseValidate(command[1:], stderr); err != nil {
-			return 2
-		}
-		if vc.dev {
-			cfg.EnableDev()
-		}
-		cfg.Offline = vc.offline
-	}
 	// An unusable policy file stops start-up in one line, as an
 	// unusable setting does (docs/decisions/0042).
-	policies, err := validator.LoadPolicies(cfg)
+	policies, err := configured.LoadPolicies(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -78,12 +73,10 @@ func runFormats(ctx context.Context, reg *formats.Registry, args, environ []stri
 		defer stop()
 	}
 	if command != nil {
-		// The commands validate and read the trust store through the
-		// front door alone: no control database, session nor schedule.
-		if vc != nil {
-			return vc.run(ctx, cfg, policies, logger, reg, stdout, stderr)
-		}
-		opts, err := validator.ValidationOptions(cfg, logger, time.Now)
+		// The trust commands read the trust store through the front door
+		// alone: no control database, session nor schedule. (So does
+		// validate, validatecmd.Main.)
+		opts, err := configured.ValidationOptions(cfg, logger, time.Now)
 		if err != nil {
 			logger.Error("start-up failed", slog.String("error", err.Error()))
 			return 1
@@ -135,13 +128,4 @@ func lookupIn(environ []string) func(string) (string, bool) {
 		}
 		return "", false
 	}
-}
-
-// splitCommand separates the configuration flags from a command: the
-// arguments from the first "trust" or "validate" on.
-func splitCommand(args []string) (flags, command []string) {
-	if i := slices.IndexFunc(args, func(a string) bool { return a == "trust" || a == "validate" || a == "db" }); i >= 0 {
-		return args[:i], args[i:]
-	}
-	return args, nil
 }

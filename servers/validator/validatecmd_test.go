@@ -17,6 +17,7 @@ import (
 	"github.com/svc-dss/dss/fixtures/cades"
 	"github.com/svc-dss/dss/fixtures/pades"
 	"github.com/svc-dss/dss/fixtures/pki"
+	"github.com/svc-dss/dss/servers/internal/validatecmd"
 )
 
 // TestValidateCommand runs `validate` on a CAdES-B signature that embeds
@@ -100,8 +101,8 @@ func TestValidateCommandErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no file", []string{"validate"}, 2, validateUsage},
-		{"two files", []string{"validate", text, text}, 2, validateUsage},
+		{"no file", []string{"validate"}, 2, validatecmd.Usage},
+		{"two files", []string{"validate", text, text}, 2, validatecmd.Usage},
 		{"unknown flag", []string{"validate", text, "--strict"}, 2, "flag provided but not defined: -strict"},
 		// Issue 17: after a flag, the flag package stops at the file and
 		// used to drop whatever followed it.
@@ -128,7 +129,7 @@ func TestValidateCommandErrors(t *testing.T) {
 			is.Equal(out, "")
 			is.True(strings.Contains(stderr, tt.stderr)) // stderr names the problem
 			if tt.code == 2 && !strings.Contains(tt.name, "RFC 3339") {
-				is.True(strings.Contains(stderr, validateUsage)) // and shows the usage line
+				is.True(strings.Contains(stderr, validatecmd.Usage)) // and shows the usage line
 			}
 		})
 	}

@@ -62,7 +62,7 @@ func CheckDigestSignature(pub crypto.PublicKey, alg SignatureAlgorithm, digest, 
 		}
 		var err error
 		if alg.Scheme == PKCS1v15 {
-			err = rsa.VerifyPKCS1v15(key, alg.Hash, digest, sig)
+			err = VerifyPKCS1v15(key, alg.Hash, digest, sig)
 		} else {
 			err = rsa.VerifyPSS(key, alg.Hash, digest, sig, &rsa.PSSOptions{SaltLength: alg.SaltLength, Hash: alg.Hash})
 		}

@@ -14,9 +14,12 @@ import (
 
 // jwsAlgorithm is a JWS "alg" this reader verifies (RFC 7518 section 3).
 type jwsAlgorithm struct {
-	alg   cert.SignatureAlgorithm
-	name  string         // as ades.Check names it: RSA-SHA256...
-	curve elliptic.Curve // ES*: the curve the key must be on
+	alg  cert.SignatureAlgorithm
+	name string // as ades.Check names it: RSA-SHA256...
+	// curve is, for ES*, the curve the key must be on: the function,
+	// called when a key is checked, since building the curves at package
+	// initialisation costs every process start (docs/decisions/0044).
+	curve func() elliptic.Curve
 }
 
 // algorithms are RS, PS and ES with SHA-256, 384 and 512. PS uses MGF1
@@ -28,8 +31,8 @@ func init() {
 	for _, h := range []struct {
 		bits  string
 		hash  crypto.Hash
-		curve elliptic.Curve
-	}{{"256", crypto.SHA256, elliptic.P256()}, {"384", crypto.SHA384, elliptic.P384()}, {"512", crypto.SHA512, elliptic.P521()}} {
+		curve func() elliptic.Curve
+	}{{"256", crypto.SHA256, elliptic.P256}, {"384", crypto.SHA384, elliptic.P384}, {"512", crypto.SHA512, elliptic.P521}} {
 		n := cert.HashName(h.hash)
 		algorithms["RS"+h.bits] = jwsAlgorithm{alg: cert.SignatureAlgorithm{Scheme: cert.PKCS1v15, Hash: h.hash}, name: "RSA-" + n}
 		algorithms["PS"+h.bits] = jwsAlgorithm{alg: cert.SignatureAlgorithm{Scheme: cert.PSS, Hash: h.hash, SaltLength: h.hash.Size()}, name: "RSASSA-PSS-" + n}
@@ -71,7 +74,7 @@ func (a jwsAlgorithm) keyMatches(pub crypto.PublicKey) bool {
 		return ok
 	case cert.ECDSAPlain:
 		k, ok := pub.(*ecdsa.PublicKey)
-		return ok && k.Curve == a.curve
+		return ok && k.Curve == a.curve()
 	}
 	return false
 }

@@ -76,7 +76,7 @@ func verifyWithKey(sig *parsedSignature, pub crypto.PublicKey, signed []byte) er
 		}
 		var err error
 		if family == familyRSA {
-			err = rsa.VerifyPKCS1v15(key, hash, digest, sig.value)
+			err = cert.VerifyPKCS1v15(key, hash, digest, sig.value)
 		} else {
 			salt := rsa.PSSSaltLengthEqualsHash
 			if sig.pss != nil {

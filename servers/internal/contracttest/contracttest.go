@@ -35,7 +35,7 @@ type Contract struct {
 // that a field added to, renamed in or removed from a response without
 // the document fails. Formats are asserted: a date-time or a uuid that
 // is not one is an error too. The bodies besides JSON and text (a PDF,
-// a JWT, metrics in the protobuf format) are read as strings, so that
+// a JWT) are read as strings, so that
 // their schemas' patterns hold them; a media type the document declares
 // that no decoder reads is an error, not a body left unchecked. Security
 // schemes are not enforced here: the servers' authentication tests hold
@@ -56,7 +56,6 @@ func Load(t testing.TB, path string) *Contract {
 		config.WithStrictIgnorePaths("$.headers.*"),
 		config.WithBodyDecoder("application/pdf", content.BinaryDecoder()),
 		config.WithBodyDecoder("application/jwt", content.TextDecoder()),
-		config.WithBodyDecoder("application/vnd.google.protobuf", content.BinaryDecoder()),
 		config.WithRejectUnsupportedBodyContent())
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", path, errs)

@@ -1,4 +1,4 @@
-package validator
+package configured
 
 import (
 	"crypto/x509"

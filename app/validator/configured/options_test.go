@@ -1,4 +1,4 @@
-package validator_test
+package configured_test
 
 import (
 	"io"

@@ -1,11 +1,11 @@
-package main
+package validatecmd
 
 import (
 	"flag"
 	"strings"
 )
 
-// parseInterleaved parses the flags of fs wherever they stand among args
+// ParseInterleaved parses the flags of fs wherever they stand among args
 // and returns the other arguments, in order. The flag package alone
 // stops at the first argument that is not a flag, so in
 // `validate --dev sig.p7s --detached content.txt` it would leave
@@ -17,7 +17,7 @@ import (
 //
 // The caller decides how many arguments it accepts: none is ever
 // dropped.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+func ParseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var flags, rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
