@@ -38,18 +38,14 @@ import (
 const Server = "validator-server"
 
 func main() {
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "validator: cannot find %s: %v\n", Server, err)
-		os.Exit(1)
-	}
-	os.Exit(run(self, os.Args, os.Environ(), os.Stdout, os.Stderr, replaceWith))
+	os.Exit(run(os.Executable, os.Args, os.Environ(), os.Stdout, os.Stderr, replaceWith))
 }
 
-// run is main with its inputs: the path of this executable, argv as
+// run is main with its inputs: where this executable is (asked only
+// when the run is handed over: validate does not need it), argv as
 // os.Args gives it, and the way to hand the run over to the service's
 // executable, which replaces this process and returns only on failure.
-func run(self string, argv, environ []string, stdout, stderr io.Writer, handOver func(path string, argv, environ []string) error) int {
+func run(self func() (string, error), argv, environ []string, stdout, stderr io.Writer, handOver func(path string, argv, environ []string) error) int {
 	// handTo returns only when the hand-over failed, saying why.
 	handTo := func() error {
 		path, err := server(self)
@@ -74,8 +70,12 @@ func run(self string, argv, environ []string, stdout, stderr io.Writer, handOver
 	return validatecmd.Main(context.Background(), formats.Default(), flags, command[1:], environ, stdout, stderr, dev)
 }
 
-// server is the path of the service's executable: beside self, this one.
-func server(self string) (string, error) {
+// server is the path of the service's executable: beside this one.
+func server(executable func() (string, error)) (string, error) {
+	self, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find %s: %w", Server, err)
+	}
 	path := filepath.Join(filepath.Dir(self), Server)
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("%s is not beside %s: %w", Server, self, err)

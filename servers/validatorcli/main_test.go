@@ -31,6 +31,11 @@ func environ(t *testing.T) []string {
 	}
 }
 
+// executableAt is os.Executable for an executable at path.
+func executableAt(path string) func() (string, error) {
+	return func() (string, error) { return path, nil }
+}
+
 // handOver records a hand-over and fails it with err, as a failed exec
 // would return.
 type handOver struct {
@@ -80,7 +85,7 @@ func TestValidateRunsHere(t *testing.T) {
 	file, root, at := document(t)
 	h := &handOver{}
 	var out, errOut bytes.Buffer
-	code := run("/opt/svc/validator", []string{"validator", "validate", file, "--offline", "--at", at, "--trust-anchor", root}, environ(t), &out, &errOut, h.exec)
+	code := run(executableAt("/opt/svc/validator"), []string{"validator", "validate", file, "--offline", "--at", at, "--trust-anchor", root}, environ(t), &out, &errOut, h.exec)
 	is.Equal(code, 0)
 	is.Equal(h.path, "") // nothing handed over
 	var sum verdict.ValidationSummary
@@ -109,7 +114,7 @@ func TestValidateUsage(t *testing.T) {
 			is := is.New(t)
 			h := &handOver{}
 			var out, errOut bytes.Buffer
-			code := run("/opt/svc/validator", append([]string{"validator"}, tc.args...), environ(t), &out, &errOut, h.exec)
+			code := run(executableAt("/opt/svc/validator"), append([]string{"validator"}, tc.args...), environ(t), &out, &errOut, h.exec)
 			is.Equal(code, 2)
 			is.Equal(out.String(), "")
 			is.Equal(h.path, "")
@@ -144,7 +149,7 @@ func TestHandOver(t *testing.T) {
 			is := is.New(t)
 			h := &handOver{err: errors.New("starting it failed")}
 			var out, errOut bytes.Buffer
-			code := run(filepath.Join(dir, "validator"), append([]string{"validator"}, args...), env, &out, &errOut, h.exec)
+			code := run(executableAt(filepath.Join(dir, "validator")), append([]string{"validator"}, args...), env, &out, &errOut, h.exec)
 			is.Equal(code, 1)
 			is.Equal(h.path, server)
 			is.Equal(h.argv, append([]string{server}, args...))
@@ -163,11 +168,29 @@ func TestHandOverWithoutServer(t *testing.T) {
 	dir := t.TempDir()
 	h := &handOver{}
 	var out, errOut bytes.Buffer
-	code := run(filepath.Join(dir, "validator"), []string{"validator", "trust", "status"}, nil, &out, &errOut, h.exec)
+	code := run(executableAt(filepath.Join(dir, "validator")), []string{"validator", "trust", "status"}, nil, &out, &errOut, h.exec)
 	is.Equal(code, 1)
 	is.Equal(h.path, "")
 	is.Equal(errOut.String(), "validator: validator-server is not beside "+filepath.Join(dir, "validator")+
 		": stat "+filepath.Join(dir, Server)+": no such file or directory\n")
+}
+
+// TestHandOverWithoutSelf: when the executable cannot find itself, it
+// says so (exit 1); validate does not need to know.
+func TestHandOverWithoutSelf(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	lost := func() (string, error) { return "", errors.New("no /proc") }
+	h := &handOver{}
+	var out, errOut bytes.Buffer
+	code := run(lost, []string{"validator", "trust", "status"}, nil, &out, &errOut, h.exec)
+	is.Equal(code, 1)
+	is.Equal(h.path, "")
+	is.Equal(errOut.String(), "validator: cannot find validator-server: no /proc\n")
+	errOut.Reset()
+	code = run(lost, []string{"validator", "validate"}, environ(t), &out, &errOut, h.exec)
+	is.Equal(code, 2) // its own usage error: the hand-over was never asked for
+	is.True(strings.Contains(errOut.String(), "usage: validator"))
 }
 
 // TestDevHandedOver: development mode, asked before the command or
@@ -190,7 +213,7 @@ func TestDevHandedOver(t *testing.T) {
 			is := is.New(t)
 			h := &handOver{err: errors.New("starting it failed")}
 			var out, errOut bytes.Buffer
-			code := run(filepath.Join(dir, "validator"), append([]string{"validator"}, args...), environ(t), &out, &errOut, h.exec)
+			code := run(executableAt(filepath.Join(dir, "validator")), append([]string{"validator"}, args...), environ(t), &out, &errOut, h.exec)
 			is.Equal(code, 1)
 			is.Equal(h.argv, append([]string{server}, args...))
 			is.Equal(out.String(), "")
