@@ -9,14 +9,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/svc-dss/dss/adapters/metrics"
 	"github.com/svc-dss/dss/app/config"
+	"github.com/svc-dss/dss/fixtures/metricset"
 )
 
 // operationsDoc is the operators' guide the tests below keep true.
@@ -28,31 +27,11 @@ var operationsDoc = filepath.Join("..", "docs", "operations.md")
 var pendingKeys = []string{}
 
 // registeredMetrics returns the names of the svc_dss_ metric families of
-// both programs, with whether each is a histogram: every observer of
-// adapters/metrics is called once, and the per-list and per-partition
-// collectors get one entry each, so that every family has a sample and
-// shows in a scrape. A metric added to adapters/metrics needs its call
-// here.
+// both programs, with whether each is a histogram, read from a scrape of
+// metricset's, where every family has a sample.
 func registeredMetrics(t *testing.T) map[string]bool {
 	t.Helper()
-	v := metrics.NewValidator(func() []metrics.List {
-		return []metrics.List{{Territory: "EU", Kind: "LOTL", Framework: "eIDAS", State: "CURRENT", Authenticity: "VALID",
-			Anchors: 1, Confirmed: true, SinceConfirmation: time.Minute}}
-	})
-	v.Validation("CAdES-BASELINE-B", "TOTAL_PASSED", "eIDAS", "QESig")
-	v.Document(1024, time.Millisecond)
-	v.HTTPError(500, "internal")
-	v.RevocationFetched("ocsp", "ok")
-	v.RevocationCacheHit("ocsp")
-	v.TrustRefreshed(time.Second)
-	v.ListRefreshed("EU", "LOTL", "ok")
-	s := metrics.NewSigner(func() []metrics.Sessions { return []metrics.Sessions{{Partition: "token", InUse: 1}} })
-	s.SignCalled("signed", "")
-	s.Signed("ECDSA", 1)
-	s.HSMOperation("sign", "ok", time.Millisecond)
-	s.ReplayRefused()
-	s.ControlQuery(time.Millisecond, false)
-	s.HTTPError(502, "hsm-unavailable")
+	v, s := metricset.Exercised()
 	names := map[string]bool{}
 	for _, m := range []io.WriterTo{v, s} {
 		var b bytes.Buffer

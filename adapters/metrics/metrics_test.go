@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/svc-dss/dss/adapters/metrics"
+	"github.com/svc-dss/dss/fixtures/metricset"
 )
 
 // exposition returns what m writes for a scrape.
@@ -360,27 +361,11 @@ func TestRuntimeAndProcessFamilies(t *testing.T) {
 }
 
 // TestWholeExposition: both programs' scrapes, with every observer
-// called, parse strictly, hold every svc_dss_ family, and read
+// called (metricset), parse strictly, hold every svc_dss_ family, and read
 // 0.0.4's line grammar (the pattern of the API documents' 200).
 func TestWholeExposition(t *testing.T) {
 	is := is.New(t)
-	v := metrics.NewValidator(func() []metrics.List {
-		return []metrics.List{{Territory: "EU", Kind: "LOTL", Framework: "eIDAS", State: "CURRENT", Authenticity: "VALID", Anchors: 3, Confirmed: true, SinceConfirmation: time.Minute}}
-	})
-	v.Validation("CAdES-BASELINE-B", "TOTAL_PASSED", "eIDAS", "QESig")
-	v.Document(1024, time.Millisecond)
-	v.HTTPError(500, "internal")
-	v.RevocationFetched("ocsp", "ok")
-	v.RevocationCacheHit("crl")
-	v.TrustRefreshed(time.Second)
-	v.ListRefreshed("EU", "LOTL", "ok")
-	s := metrics.NewSigner(func() []metrics.Sessions { return []metrics.Sessions{{Partition: "token", InUse: 1}} })
-	s.SignCalled("signed", "")
-	s.Signed("ECDSA", 2)
-	s.HSMOperation("sign", "ok", time.Millisecond)
-	s.ReplayRefused()
-	s.ControlQuery(time.Millisecond, true)
-	s.HTTPError(502, "hsm-unavailable")
+	v, s := metricset.Exercised()
 	tests := []struct {
 		name string
 		m    io.WriterTo
